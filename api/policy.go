@@ -164,6 +164,9 @@ var operationActions = map[string]Action{
 	"rejectProposal":  ActApproveChanges,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+	// Viewing the site as a user (impersonation.go).
+	"impersonateUser":   ActImpersonate,
+	"exitImpersonation": ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

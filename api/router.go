@@ -227,13 +227,16 @@ func New(deps Deps) http.Handler {
 	// should not hold a key, and a caller over the limit is not asked to confirm it's them. The
 	// step-up check comes next: a request without a fresh confirmation is refused before its
 	// body or its key is looked at.
+	// A view-as-user session is refused every change right after the policy (impersonation.go).
 	var stepUp StepUpChecker
+	var views ViewRecorder
 	if deps.Accounts != nil {
-		stepUp = deps.Accounts
+		stepUp, views = deps.Accounts, deps.Accounts
 	}
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.authorize}
+	impersonation := ops.guardImpersonation(views)
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), impersonation, ops.authorize}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), ops.authorize}
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), impersonation, ops.authorize}
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

@@ -20,6 +20,7 @@ const msgSteppedUp = "Thanks, that's confirmed."
 // opts in with one line here.
 var stepUpOperations = map[string]bool{
 	"createWithdrawal": true,
+	"impersonateUser":  true,
 }
 
 // errStepUpRequired asks the client to confirm it's the person (POST /api/users/step-up) and

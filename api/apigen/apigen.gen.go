@@ -1168,6 +1168,25 @@ type HistoryItem struct {
 // HistoryType What an item is about; `Transaction` is a deposit.
 type HistoryType string
 
+// ImpersonationExited defines model for ImpersonationExited.
+type ImpersonationExited struct {
+	Message string `json:"message"`
+
+	// SignedIn True when the admin is back in their own session; false when it had ended.
+	SignedIn bool `json:"signedIn"`
+}
+
+// ImpersonationStarted defines model for ImpersonationStarted.
+type ImpersonationStarted struct {
+	ExpiresAt time.Time `json:"expiresAt"`
+	Message   string    `json:"message"`
+	Name      string    `json:"name"`
+
+	// Token The view-as-user access token (also set as `cv_access`).
+	Token  string `json:"token"`
+	UserId string `json:"userId"`
+}
+
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
 	Eligible bool `json:"eligible"`
@@ -1941,11 +1960,14 @@ type SecurityLogEntry struct {
 
 	// Kind signed_in, registered, email_verified, password_changed, new_device_sign_in,
 	// two_factor_enabled, two_factor_disabled, role_changed, suspended, reinstated,
-	// staff_access (new kinds may appear; show `description`).
+	// staff_access, staff_viewed (new kinds may appear; show `description`).
 	//
 	//
 	// Example: new_device_sign_in
-	Kind      string  `json:"kind"`
+	Kind string `json:"kind"`
+
+	// StaffRole For `staff_viewed`, the role of the staff member who viewed the account (never their name).
+	StaffRole *string `json:"staffRole,omitempty"`
 	UserAgent *string `json:"userAgent,omitempty"`
 }
 
@@ -2179,9 +2201,14 @@ type User struct {
 	Figures *UserFigures `json:"figures,omitempty"`
 	HasFees bool         `json:"hasFees"`
 
+	// ImpersonationEndsAt In a view-as-user session, when it ends by itself.
+	ImpersonationEndsAt *time.Time `json:"impersonationEndsAt,omitempty"`
+
 	// InvestmentBalance Example: 0.00
 	InvestmentBalance string `json:"investmentBalance"`
-	IsImpersonated    bool   `json:"isImpersonated"`
+
+	// IsImpersonated True in a view-as-user session an admin holds (docs/staff.md, "Viewing as a user").
+	IsImpersonated bool `json:"isImpersonated"`
 
 	// IsVerified The e-mail address is verified.
 	IsVerified bool      `json:"isVerified"`
@@ -2712,6 +2739,14 @@ type ChangePasswordParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ExitImpersonationParams defines parameters for ExitImpersonation.
+type ExitImpersonationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ForgotPasswordParams defines parameters for ForgotPassword.
 type ForgotPasswordParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -2757,6 +2792,14 @@ type GoogleStartParams struct {
 	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
 	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
 	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
+}
+
+// ImpersonateUserParams defines parameters for ImpersonateUser.
+type ImpersonateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -3325,6 +3368,9 @@ type ServerInterface interface {
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(w http.ResponseWriter, r *http.Request)
+	// ExitImpersonation Leave a view-as-user session
+	// (POST /users/exit-impersonation)
+	ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams)
@@ -3343,6 +3389,9 @@ type ServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
+	// ImpersonateUser View the site as a user, for support (admins)
+	// (POST /users/impersonate/{id})
+	ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams)
 	// GetMyKyc The signed-in user's identity check
 	// (GET /users/kyc)
 	GetMyKyc(w http.ResponseWriter, r *http.Request, params GetMyKycParams)
@@ -3811,6 +3860,12 @@ func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ExitImpersonation Leave a view-as-user session
+// (POST /users/exit-impersonation)
+func (_ Unimplemented) ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ForgotPassword E-mail a password-reset link
 // (POST /users/forgotPassword)
 func (_ Unimplemented) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
@@ -3844,6 +3899,12 @@ func (_ Unimplemented) GoogleRedirect(w http.ResponseWriter, r *http.Request, pa
 // GoogleStart Begin the Google redirect sign-in
 // (GET /users/google/start)
 func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ImpersonateUser View the site as a user, for support (admins)
+// (POST /users/impersonate/{id})
+func (_ Unimplemented) ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6109,6 +6170,47 @@ func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ExitImpersonation operation middleware
+func (siw *ServerInterfaceWrapper) ExitImpersonation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExitImpersonationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExitImpersonation(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ForgotPassword operation middleware
 func (siw *ServerInterfaceWrapper) ForgotPassword(w http.ResponseWriter, r *http.Request) {
 
@@ -6395,6 +6497,56 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImpersonateUser operation middleware
+func (siw *ServerInterfaceWrapper) ImpersonateUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImpersonateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImpersonateUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8317,6 +8469,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/reinstate/{id}", wrapper.ReinstateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/impersonate/{id}", wrapper.ImpersonateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/exit-impersonation", wrapper.ExitImpersonation)
 	})
 	r.Group(func(r chi.Router) {
 		r.Delete(options.BaseURL+"/users/{id}", wrapper.DeleteUser)
@@ -12956,6 +13114,100 @@ func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w 
 	return err
 }
 
+type ExitImpersonationRequestObject struct {
+	Params ExitImpersonationParams
+}
+
+type ExitImpersonationResponseObject interface {
+	VisitExitImpersonationResponse(w http.ResponseWriter) error
+}
+
+type ExitImpersonation200JSONResponse ImpersonationExited
+
+func (response ExitImpersonation200JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExitImpersonation401JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExitImpersonation403JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ExitImpersonation409JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ExitImpersonation422JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ExitImpersonation500JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ForgotPasswordRequestObject struct {
 	Params ForgotPasswordParams
 	Body   *ForgotPasswordJSONRequestBody
@@ -13415,6 +13667,115 @@ func (response GoogleStart404JSONResponse) VisitGoogleStartResponse(w http.Respo
 type GoogleStart500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUserRequestObject struct {
+	Id     UserID `json:"id"`
+	Params ImpersonateUserParams
+}
+
+type ImpersonateUserResponseObject interface {
+	VisitImpersonateUserResponse(w http.ResponseWriter) error
+}
+
+type ImpersonateUser200JSONResponse ImpersonationStarted
+
+func (response ImpersonateUser200JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ImpersonateUser401JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ImpersonateUser403JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ImpersonateUser404JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ImpersonateUser409JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ImpersonateUser422JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ImpersonateUser500JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17646,6 +18007,9 @@ type StrictServerInterface interface {
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
+	// ExitImpersonation Leave a view-as-user session
+	// (POST /users/exit-impersonation)
+	ExitImpersonation(ctx context.Context, request ExitImpersonationRequestObject) (ExitImpersonationResponseObject, error)
 	// ForgotPassword E-mail a password-reset link
 	// (POST /users/forgotPassword)
 	ForgotPassword(ctx context.Context, request ForgotPasswordRequestObject) (ForgotPasswordResponseObject, error)
@@ -17664,6 +18028,9 @@ type StrictServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(ctx context.Context, request GoogleStartRequestObject) (GoogleStartResponseObject, error)
+	// ImpersonateUser View the site as a user, for support (admins)
+	// (POST /users/impersonate/{id})
+	ImpersonateUser(ctx context.Context, request ImpersonateUserRequestObject) (ImpersonateUserResponseObject, error)
 	// GetMyKyc The signed-in user's identity check
 	// (GET /users/kyc)
 	GetMyKyc(ctx context.Context, request GetMyKycRequestObject) (GetMyKycResponseObject, error)
@@ -19400,6 +19767,32 @@ func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ExitImpersonation operation middleware
+func (sh *strictHandler) ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams) {
+	var request ExitImpersonationRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExitImpersonation(ctx, request.(ExitImpersonationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExitImpersonation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExitImpersonationResponseObject); ok {
+		if err := validResponse.VisitExitImpersonationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ForgotPassword operation middleware
 func (sh *strictHandler) ForgotPassword(w http.ResponseWriter, r *http.Request, params ForgotPasswordParams) {
 	var request ForgotPasswordRequestObject
@@ -19563,6 +19956,33 @@ func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, par
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GoogleStartResponseObject); ok {
 		if err := validResponse.VisitGoogleStartResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImpersonateUser operation middleware
+func (sh *strictHandler) ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams) {
+	var request ImpersonateUserRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImpersonateUser(ctx, request.(ImpersonateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImpersonateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImpersonateUserResponseObject); ok {
+		if err := validResponse.VisitImpersonateUserResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20765,73 +21185,73 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
+	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJWeS2pwywW6QRNQEOgBaNJ/UVO1Pp87nXafq",
 	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
+	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9o2TakAU3",
 	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
 	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
 	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
 	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
 	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
+	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzOYfJVPLejoTO0aUfDJqWGfD22/l+rtf",
 	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
 	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
 	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
 	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
+	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG//XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
 	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
 	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
 	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
+	"IucptTv25O8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
 	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
 	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
 	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
+	"I3L8d5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
+	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4v7EvcuqGaH/fgU+NaUZSxTImDKe5hv19LwolU6Y1",
+	"HefsUhhulo8/tR9Znh8iR0+AE40Vo3dWFRmXmgumNVFlzkgX9HwudDmZ8JTbyzamORUp68GCFAMtlIqI",
+	"UwJ5MSUZn0wYMHBHaI7rvhe6LAqpDMvesIzTWxB+X4LgJ9xevmXBLLUDD05TVhiQbj978Qy0dp4afs/N",
+	"8sowMGetTsuU4SiOqVkzDg+tfb9uISZWETj95/rHdxz5z6a1+El8b5/9OenMLbEgc2Af6bzI7ZDngqBx",
+	"IxXqvd8xBbdIG6qAf5MbQ0VGVUaKnIqoFVsrKv8TNReYXv3GxC659jQgO7NTakwxcE1kDGyhD6kUE26p",
+	"DRRYb4N9cHNrfqiYYIvVD+fUlHZiP0W29rwolLyn+e1MMQ1K8/pRuYlUjzQ372gwGAz6g0Hs4PwvZc6U",
+	"JfxrplJHnsEAsV/O6cfzuSzXnh3g/1ret6iUyr0nu3KCbTNP1ncj/tpwCdFTh41n3hIMVNPm5ktxMaNc",
+	"1JvRMJ8ie6AYdbc9ePLZIPao+fiK6lnE1QRqYb2qxBmCS1kaEhgY8DHFhShiLcMz4jexjztQOSGiEyh1",
+	"9o4atn1ZP7fvYG1I7L6HEZMSVAz0y1KtmQF9zS4pIXxC7oRciJUlbdn9FaExW4abqGeyzDMylYRaeVtv",
+	"G6Fjec/gUeNpaeW9+53lbfzkZlTPErKoRVll09fHfqCJYGYh1R3pfnNCZuwjzVjK5zQnGZ9yo8/I4CPo",
+	"tt+cWA3y8t3F8QBpZfCRSJgBzXsJUSyVKkPVnRtNUiqk4CnN7UvnfXIO0yE0V4xmy/pxcIgJaWZM+TVY",
+	"Do1GDF5DK4UoORl82yfv/BaOWe58wdRxt3ovz9wGc5OQnE0MsVrS8tSpuKkUmXMjoFfOzUUTbirn9dKT",
+	"/L4kvn4w729eEEUNTDTnYLfsTGuxK/GcZlP2mt2zfP0SzLlAJx+qbysOXj5hVvo6OQgzEXZ6dh5N9tnC",
+	"eudcvGMTphTN9fr4+BXLSKmZ0mQxk9p7j/xB2vtWibp+Z92/4v0CmwU+bMEP9sFVlg6/Thr7sDLtnzZu",
+	"6Wse4y25/Qr+BQ6pnaaHJ1QfIFWKLtfm60ZundQPbje8voAU20k6uXdfso92okBJ2urxMQXgOaqk15KL",
+	"yOqcwhpVvzJH1tsd/A3Big/5gWOruwBfxTXVeiFV1srVHbH451a93tHbKPNsr+eL3R+O3ceLXGp2nqZW",
+	"7rSuY5vIoPh7ktrBdKuEfbbrnHDbXuC1a50VbRGWlmXR1JQ0z4FTM35vuYUXDPjmlak9PY5srZDGMabG",
+	"vkZlW8OnuYt3MaS4VY8obVfKLtB8ekn/sb4h1fXe6Z7XI4H5s3bXk452TDUmFzAahf6XIqcps6KLKWLY",
+	"R3OGsoobRjRdaqJlwCzHUuaMirU9cC9L3OQ3r73FYIM5vTLzfNOcrbAXGYazrCX1hqq7TC4EqBVWgCu6",
+	"IK9u37zu72HoAYm6eNEOhlf1eBJOesOaX8nFlflRqruI8cOFUTI6K21YsTdB3BhWbOX8+E7/hg0Tv3am",
+	"bHPKs9YzKuiUPeyENlEtRGK4JvgMECvQqp0btbb1vNSGKAYUvRsZJx2dl9Po9htu8rhgKgsrZLL4JO1X",
+	"XtG3E4ZEgSpNgHT/9re//e3wzZvDFy96SZ2vAEvThhqmiRSsT146bdkwNddViLlQ/J6mS1LInKdLguqp",
+	"/eKeKW3VbkoEW4ASROhUMaaJkU0V63hw/M3h0dHh8R+3ilLYGr8RSX3HZ1vIHWgwYuVXW+Uv+fr9TKOX",
+	"sPXi5lzcRYO81MzQ52zJxdIAZvOwgljlxe6K23xurG0Aex4jxzYiiLEFv0+wiGRtvZs2DH1t63uGSR+x",
+	"lUPsPvqND0rd8vkOM6/TSoJfbZjqLaMR3m1tTDt69OhaGRwqlHuzODuFN6iL7in23AtB7DkmUig54blV",
+	"eyp2kdMxRvPBYgNr1t4/ds/UkqRUZfvIQ78zScV0/aq3bLJb4aZrtPEKNVf/VgBTSmdUmYTYvaVaJ2TK",
+	"JyYhdo6amYTw7NCuLyE519Z+leldQiyBJKRgIiF6xlmeJcBfErKgec7MPnKWz5082X5fwTInM2MKTd6/",
+	"i8sKb6496NY6q626vHP0pYYzdJsaP7BSGLWMGQ/ZihP4u+dRDyan+cXas78/Odm04PrB94IblpHvuZhm",
+	"kJC1ecVusTC56HIUo4Y9RHU3M1b7utG9ta66xwz+beo8OM1WdPOjb2KbhC6lXR59kN8u8KlNpCLPby+A",
+	"TVzevkoInwrpv3h/8+J2F8/eJgebFIepnWnExcYnzT230oybUxJ1qJHu89uLhNy+uzge9Owdq/1rXfCu",
+	"nXnv2pwuyZihC0uWppcQKiz306xPrkDtWHW6uX0/WHW/kW4uF0zBbxNw3Il8WbnzevB+97ZSs4xIkTJS",
+	"MOUHrNx3ELLSBU2tjqTsil2ots598966wZmV6JXDz44LDieIuRQsz7mYJs6v1zyao+M/brtEjvw9SdYU",
+	"136jnIDH9J3WexXEjlZs1rjjj6kPlYIQLmHD856DbH98wcaWEUdceYzeM3Rrki4lEysSyAxSNFDhL5gs",
+	"cpYQI0lKTToDKjiccNh1MpZG91Y3fRD3LYS7Xk+/sfQ6/tW++zt48DeyNHrnlwZc4J7ynFq6cz6mVQ6H",
+	"d2jCmJWzllZLYzkIN2usb0/Ot84XUml5giQFpM2ekfGS+Iw0y3aqWwaX7Bbd55ZRSWH/s3oKMRY5YS26",
+	"lF1fg/EAX5xZQ687mjA28lzzH6U0zHn/7fWEne6tiQVy3sgTsptWe9/dfXZuXVbFhhcziiagVRGz0vGC",
+	"KbPfLvB+EzuZD2h9ZaM6B8knLk34tFRMrxhJu51MIGqaGwRcFndeKtz4XTYbNarzLFNM691cglHG1Byn",
+	"niceZ+yivKB6NpYUHZGtLtodPdCBwzeioBdMeFthp/Fc2nibmwvTePXz5RspXPL8LqPC0+/gt1vdJX4H",
+	"1l5WLya6p6hGRZhNfcCrHlmmIrfKyDyzt1wz5wYAjhBViXdXzQw1cb9qO/+JhN9TnrHsfI9Ui+DKtHts",
+	"tytq6y485dKzYrvqmMSf3xGr+RIm7H806cJe4mH0okv3/uf4hqaKZTyyi6Q77FjePuy4TPEq7NT2FsjB",
+	"SdmGuVcHdyfkAsKF42Vi+bhVvZRc+DS6Gd4WYqQ8he9CjfHqBelqxoYik6l+4h7tz7Nen1yCdetjZd4l",
+	"AinrNVt8cXl9+Ifvn/758Nu/vjmOr8SV1exDEpYUy60X1t2mG3w45rTfY561rr0pnhpVoXac53vtUrY3",
+	"RQrqg0/atcqk4hchla/eiXri1eqqnQ3o2F+y5lFt4F6BMGplYu0cY4eNOodnf058uA0SyvSGvPzGc0Gg",
+	"3rsPfEqBYCzTvvIMY+7up04Vi8R/a+a0w8x/cE8DYZQ0f8NFadimqc/xiQ2ThoHyJeicUD4HRWv2Zs9j",
+	"U15VADaQTnN7V6a8nQDiwWk3PNvdh7dCVhGBXpVAxLROPbeqTRDVxyyCdQ588fry/N1fLm9uP7y5+uHD",
 	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
 	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
 	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
@@ -20856,241 +21276,245 @@ var swaggerSpec = []string{
 	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
 	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
 	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
+	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefb3svrm",
+	"JSzpuRSljvqtrmrkECkuP3rjqjUVaJ3U4ApdRUT/rSpZrTTRbI5qPyj8GB/kisiFIJppSz1nZEJzzYJM",
+	"6IxUyIBbMlzrsvNqPrHDaaz2xpWUr4s5UBf1PlHDTTvUnhhq9Z84W7jnbHFI9SHmzqep5Z+oLnVB0dEM",
+	"tByr0eC3o3gw1/4+aui27h9OKgk2oRrFLSW6sUCNlzmf8jHPHTDFyq7Cl42bHhQ+tJWFeVBFIIqRHwMu",
+	"CVCLy5S2uqqVhZoCpiNk4nBN5lzrOMNeTTz3k2tf3JzFSgbbPLU0TVXJsktt+DxaEHsuCHNf1q5L8F8w",
+	"CkBwWpIJVSDs+AS0WhwSxF6+JFCF7osySHdG88mh/WooPFiMtXH75AXXRU6Xgd7t3sM1KSjPnLuSGgLI",
+	"CdwsE1d3jH4IRKQbCkYV1MB590wLN2/L+bjFghH0cyRQC7xLtkfRogZpDgnzVIiS5tzavSrYyZQWAALh",
+	"Cla4IAUiGiTELKR/sY6+EgoP90oZwF+A9ypO3J+QmcJE9mIvnW0/31gAMxieaZArAnXoC65Zr8WPpo0q",
+	"U++n25jc5MjqKvgJYF7gx+cbCAZnnZAJ/8gyiCL5Evd6ohhT7yEjYB8L0Ev8ehcznjPiVJvoQrDSfv31",
+	"SMfk96Q5zwTvTHBb4qPmtIWzO++K5aRwtTGFuxKTtcYHn1d5EU0L/TnVPG17b5tjM6fiL1iY1SJzXNWW",
+	"N8gDN9Dq1Pz9iicuFEpOrcYf4J+0hXKULKczzAyyXGzlNVwnllAdtoEL+HSzgKH53N0YaOEgNrdN5cdo",
+	"Ziin2jbzMh6eH0W6o6sf/nL47M/Hf/3D90/fjHoJ+izqrCm9kjZ1RjRjZCU7qkkI4YjxyXqIg3O9KS45",
+	"R1jmCjwDfEhcGJlUHkQ/lH20v/ldcUjflbdh+qxHCHHQQ2DFtpW/fWo+lzL7sdLdUsBqrSDIAmNq/oIu",
+	"wzykgPbst+3oGJXMAkFW4ZOAcIbLQdEuQJnZraBzJ7JUlURr1wIfkin2ga/mhzlcKMdumswlMKhqm8tv",
+	"TLALKN3XBEHFkkOZ1hQ4TZG7znDW1a/tGWb1cbYkF7nslGjoG1nTgQYEXjCiFzOezpw1rBuyYsd4XDWd",
+	"3TNcAj11e811PbxLD9m8KZ8lZ+cLpdc4H+/Vg7ZwY57QtgSeYHsflsMTWcoO2TyxVXx6Qk/Asz89p4c3",
+	"bKhdqbiVarcn91ytR1naimzarI71z71nsI2DOyz+XSLCju95N0PEiSwyLN9v1NSh6GSqQiLLiJCL3fnK",
+	"VnUXFeeNSu1nVy0BHQlDe6mcMwgBnqFOUB+jC79aXYqmd3HNEyffurr/+HfipU9CFOKnk8pwJoHdHE/b",
+	"21m6b3Y2BMIzIjM3iUq3vkBE1kQUkufmC7Ep4Q09vp2kAy7fbVlv3y9T5xNuDerocgxemDbSqL93vol7",
+	"zhYAvSvvwOY7g7opPqmw0biugoWO9LfglK9txffL9ILqh6egyrSsxEvEte+/tlwfgESFXCQQLi6YIppn",
+	"jHTBU1V70CunMAK47yKyvl+mL9ybYqLqbpne7KTPfl89iHk/7lR0W7ZJ/UhCBFswq4pypU1CIEkcMhys",
+	"YeOXts+CbmqiiSzJq7O7eeLSuih+/TuoyNzPMdOagsn1X5jiE86yuBeo1Q9czBxW9wZLxN9U6u9nlblS",
+	"acPxPj1b0j/92+t9aiwkUOHrvVrnLpHq2E5IeuFdaRLXBuXTErajnYcB6qZy7hWPfe+wT8Wv73IXa40R",
+	"rLHyR33SdUXW2kLknhHuMN41xDTi9OJDdps5+SpeiD81ajrBTJqn6He17eg8T4oh2QGsSDRC9oIZ9L5U",
+	"aUDu8abfA4Axnvy9YNOoAT+jx8++iai17CO5eXV+ePzsG6+KAF+mmpRFLmkz1hTGuDK2C9eyj8Hj/8ai",
+	"fVLWlYa9pCPXON2UzjEMHFeCSpW3FXNmciHsOoPzQah70Ku6lFy/vblFvO5hZ9ip3ZLw3gDTv3kaT2jB",
+	"nwDW5ZO7ZfpkcPTt0eRpenz4B3rCDv8wPkoPv2XH2eEz+s34D+kfs2/ZYPKkIqUnR08mSqLqs5kq7fY2",
+	"tixp0JLb+Or4cSe2kGd9BzcgFW4592qMd/iLfSkmvk73+pb5uzu/sxT0wqdJFXDIiDCLMsTDL26PmAWy",
+	"pGWKW1wGEWKHpgsH2jl6K+LDHjfoDqfZGVig0ISKz8FisKq9kc5f+zV6It7rfYCl/NZ9svMBmgZAqidL",
+	"7z6PAwJXsIProTH5z6KjbZDQN+Bcw/gwIilwHbDMvTROx7tXN3vvipvNPP3I3TYEAw5V6BmfWuNm4nrU",
+	"HKJACrzvjsf02+WI2UuV3UU3rHXCBtcN3xYeUAtBIH9stRAbB/wgHWpOP17h748R+Rj/OIppV/Ew0DmZ",
+	"KIRKmYedv6xs2wUlZvXwtximjaq13XaxljLREBatNFXHL0F9PSXjvFRqSbqlqNL5pfJYMBOZlrqXkLQ0",
+	"H+RkQrosmwKq0VCkUgmmqkSKXkKmOVUsIS6lOrHfzAFXp5tJhjgo+HcA5uvinb1kKIQ0H3wPDdKFjhqi",
+	"aqpRsy6/il7iX+3KCACZ0mX+21/bKz8UVmRatQX8A13twGDcKfqkcKcR41ZY4sbldpIOrKnKeUGgbFwV",
+	"lqhXM8ZvNLpK4G1tbpEbpwD4t3oVZ0zTu9bfrGnvP0hDbvxl6yShn2YnvR6HbZDkKn5fbWBtu3H+0e1W",
+	"E2AYtvNl0h1LM4PMenQYoOPHhV2hniCnhqnP5gPZxJEBM09Xt/wgnKgrRjh6LJ77EKZak8Xaod4t0605",
+	"Gcvvl2lrh5jv/3YRWLzeNCK6hFSzSZnny//f1sXVKWV2PrFVvKZiWrZgMObuuxoIk0J9j3bFNphav1B2",
+	"CwThok8uxTTneuYLfQzmuoQJlAyBUKP3BEoKrmswoLWiKFcD5KPWrv6nK9VK9Q/yXT6dmaRSVK0YkYKR",
+	"OYI/sOJ0KMKaiMSxq4zVg/niMgeHjnqBYAviKh7OsFAq/K0lViytqflus3CKFoVlj7EWsdgLFq7ryOfM",
+	"+/qI3bNBP70YZKX+48DlO2IdyPn1las200HJB1Z7DAUExrHGo62gY90xUs8C9dliD7fIplIKWPqDKyge",
+	"UOSwQrnrhXMS+3wggKzMWJ3isVp6h3ji2+Htf27bB1+607ofua/k2anuYyNx3bYTUe1MahAfLu+MVARV",
+	"3QxXMOQaH/e3VjA/tMzkDVV3zFxQkeURixlM8zjuMp/GcYNyrNNfL2YvmGgBqZ23dW1xjbAxr9LOkNhR",
+	"0Ae0XzcMJxRhEm7yOFXnwo5eqHBv9K7uhB+97wA6p1uWDIb6hBlouh5KssqiB8FRiiqKtrs3Ia0ntwJ0",
+	"nGdVXOTMoVTGXrMbSFxIJBEtx6om6h5dA57LHcW1wiqVJ56OdEnTGTY/1xiuKsdWtEJapfshZCkl2BKP",
+	"GAX6gYLW83Fce+gQGjsnGYzuQOVTphPXHtwoPi5XzN5NXD13wRHo0J90gm2O7oNezseysWGX79+9v3nR",
+	"STrPby9akHBWpQKOEex/EDRx617d8Zpk4hS/njAbTLGK/fqEu+jSIoO0cuGVZN7mEdWtqPz7toNHruVt",
+	"1ONHF1xrFK2qRq2dXloZSu5diKpxl3dWSuOzMDQiscU9V1L4UEbdrvCe5bJwuSiFktna+uqzmELt4w2f",
+	"iquo3c7Abh0C4DoXJTr3XQn7sAO3EBpjZqT73du3372+/HDx+uryh9sPVy+gAwUzvfi1c/MKJ171do/O",
+	"9L4ti+N5yfNsNY/DdcntDu12OE9yLlOak7F9XK9ggQz6R/3tvQj9nOvJJI1DWNnO6EkGcJrrNOWROZsL",
+	"dJ0warSaCNMEuM0dimkcHKf/QXyK9yweHmsroHC1is2iiQSSdEn3973An9M97O0MTPFJMfCgPnQzqimu",
+	"8YV7fMcmpv5nvonpJyRc24/mbhhMvXYgjG++/fPxX0e9HTKrwx9EZQ8zJvfbFlE+uEG4cqeSBloGzytF",
+	"dXcVY7ecZL91jUQOS3JX2cby0yTMLpMqhGYA34xcVIkpSeUUBWwNiLvo9giI607TluQWNqORE1c1uuuu",
+	"rFw714E2CmMZyWII57a5pHOVjtvJUMkF5LV9dK3wrbU1OUOMeQyjshwgRLCUJV8iQADWuK0jtOyEahnR",
+	"RrGAOv7ltlqlvQuPfMlNzW831ybtBcLbnnIYwvTs1Zd0rcojIYsZVEPRqnAWLAZ7fBAKh68Bo8T71EVb",
+	"psAuNRC1Di3XMzs/oSiidds/ofThk1Mck86CemziSK1u653ybaBjddI1C+e6TxDGHYqjGyXw9ly6gk2p",
+	"4fcMxCCU08Apka5HN+udDcUI9woGWfhK7HrvobALqpN9BTLkV5FuRWvgg8RBVoIKNeZgI0d5EdZlY3V5",
+	"lcJJwzLtcWuBtt+oePOz/dr0VUrHVujLNt/LZ3hVPMC8sVnfilhbI5eRG2QEHlcNEgqu+RkZVWjXowDo",
+	"1mNln5GRZwSjKtdr7HjEUHSFNDMupkCIma/OYiLrnZERZuKNVohIlUKAuB+5PuQjsKCB4yuo/NdDgeU8",
+	"IkOSQwgAZMz4tMvFcGjBvjoOFuOgFEbVT5NqMUMhles4kDWps97jsLu6XzmUy7isQt88vcophDwvfGec",
+	"PJfQnTXitEJ4iT0a2Pq7s3fH3mh2x36taYu6VHG/asLWHsB/LmmOBmr10A7pFn7Xgr0I31JPNHpNIKiz",
+	"Ob7+SWnKv2wustURX3xanFIxjKq11ZBnTNfpPS7jAuDsUgrhcohTumuI+ltLvHItTSNBrLlmFfVDk1G2",
+	"ZQvmFIBR68cONBHlfMxUQgZr63isqGaY9tuIcIbZo9XJxAn5FrARpOA034wksRqnq9xCGEhrgA9VJZPA",
+	"Yz0nDKFW1tVh05zIpoN7uxDhtPeCmFj57c6JU5sUXe5zQJBQ+59uVgZTWykRMHt6DlrAUuO4PQiAqhu0",
+	"ZNorOK+drRDducALtUN26ueAotgEOlHP5qT/xz/Eraqqc+Smk7FrvnSPYgJUG2dQU4jyYiGUz2dpw+EI",
+	"eg8929ACfwsq/t4vO2rtt7/ea7AVAiE0YarHnw4CmICn3zwbbC4a2lar/eAS7dApOhicRNd8v0dFHZTS",
+	"ndkrPwUgAezTYBWmum0vulkabz9K9klRa6QI2uNHgttcshY4cd1b2+7uZU3ybR7RXUjF11pHaSACVrFb",
+	"QWQc96M5n/gxftaaxJBuTrb70iv/V0vhoN+mtiOJl8IXORW7G53AlrdagTBkdBpKFlLHZOImpKG5FAwk",
+	"oLXcdBLcyrWmSN7YhydBa4u7/z8BxAd/srWE58Zam3URj8/Jq/M8d0Xr3sW77vfTe9cxlr/Pqgqq6HwD",
+	"OGQrkF9wqgXMYu+tUe1bspsm41e/r4N8BZ+RZ0kMizEhQb5wOzpjuf/CF7NlTMnj6YyoEiqY7hzML3WN",
+	"Bwgi3e2ARW6ZuvOd15uR+CK+uo3fDKA28PCDE6xOJVDVKqJao+ZNVxz7Y2Y7hoFvGJZ9VAtGxy42tMat",
+	"cMV5USJ279wPHC/41aaFeKfminfwQ9j1qOEd/BBMFYASP0wV9UAmdv8/pLnUpYpnMfjXtnDrPT13FcON",
+	"FiV6L8mDhzIzxfRM5tnWUc7d3tzWv2h3IroZNsbfdFTrOdf1WLTOsVabcqyvy3HOU6icjyIfUvyG79GY",
+	"yg8WrwFalfL1+NGlwvTsQnWsGLMURvnuLmXu4C0Q4LcNxkOqiC/pndNdMrkQZ8QOhaIVO1u5Sk6EeciI",
+	"0zotd9r20igGiFS6Kk9pWzfUIWF696ZqKXscVY0U6M3ISKDq7IxQV36GOeyY8FBVOqjSVey3xO8c5eoY",
+	"riXSn24kCUd5WQPhYLChYZJulJxEn/QFFhdQGrbD800Mnc0P67CvdCwbrrAKLX7rUscgA5NlZIkdRDeP",
+	"H/hidphNAMO+7eGYhvLOpcheyCyWdrgpCVqt/rS68m2KUfxe13KnOeJP0emij3h31xGGnKJKD3xVxRXq",
+	"bslWJUiwJTo6l5omybMWi8yFEuLgWS6/fUG1C3ucOWxEq8LMpBXwikGvkLiD7u+S76m/xkthLyE5U/om",
+	"F35e3E8rXt9pJ9iGdSrBmQ6PHGjy/t1rUA8hCTQ62D98xCA6IFeuaNDHsGDHvBNzB4jkhvWOEw92L3x9",
+	"BFBindAid6KFolww10cxAN+2RrxcWxdfWdZ2+mpthzHs/CDr8EtYz55zDW9qPw3/M5/U3frAay7uWkgA",
+	"BC9RbMq1YQqL1+qW31CywfMcIosb5xDZ1B8CxJWdQwsVk2irKr4E6OFVT0t021eoq7FdK5vjeU3zJeHy",
+	"4oSG29beJR/8irdMzXVbNYC1gFDiZGTYuSJ0qhjzPhX4JfE9Bq4Vv6fpklzLnKfLYadP3rnl2efHjFjt",
+	"JM6CHLleBxUbkYQwKEdKwNNQakOYvW9BIdGB/7kmmazLKA96K9m28QKQoIC6+eqrm7fk6dE33xweEZoX",
+	"M3p4jITXdZaq+6Gv0Fwvct0EgbO1iCUPKrw2EWZVCRaw563T2KtCpsLYaTy5w73fv5gD6zEdnmYr9Vbt",
+	"xWMJQtASw/uXg5iinslF5RP0mvAZ8ReRdE8GA+AwsjSEmwjtRKuHVntX79Wur/nrn1o3pMYfa92T2r2z",
+	"bdJr3KfVuYAv9+r2fq9+9hneHMTOfoF1140hvvDLi3x5E5oDra8PhPfK+wcPSeZ/xzTb3tAowrm3c5Ld",
+	"H45yBxkLXAeN6LADtN05UAygAs2HeZxfUcmcuURiM2OYRFoNAIXyQyEVn3JBc6ILlvKJ682K/F4HTwNs",
+	"DxkvYdDeGRmhE29EDMtzXdWJNhOKdDm2sx+jh7A0M6m856oBTRbzlty4TnSv5fTSy6xPx/ZqbGOotvzA",
+	"FlXRLpT/veSKTeRHIgV5zUX5cY8umLzY6G5vHiU2IPnARVJpfixLsH/aB5+ekFSS37fGAxA9V5r4wY5h",
+	"RxgKs5AfJjQ1Un1ggo5z+2DwWca1+9AeXz1WdQQJVO3YM2VZMhTgV3AtQxL0MnwAdK+MdAVbELskTeZ0",
+	"SWhRMKrOsEncKFjiepO99Ym3pBpMJnHqfykV0F01GVfVDHTua01C7+5iJombdmisdQVzTTG4qvWZqP/9",
+	"fBpHhIs5xwEFzXnIw4nH+M5N2J6ule98vZWsP0fX1IIe8QmlI0Fa4OqiubasD+uKECdiTu+4AyF2Zepx",
+	"BXy/a5tTbW4YE/tMe1+SCcsMgvfBnMLR6g2JE5PxmnF7BfXeKvbKfKsBWmZgcpatQGmvILziM48BU+6H",
+	"jk4tiJDtDYP2IGyzmyYwcbuBWgWot1a251T8sG73/HGQfALYsn2gyg9pFEdB51swIbqjYJgK5Qw6u/b6",
+	"pGoTF9gSmHl/MhicYcNTwL9EwJ36XdQ1Bnat5eyDFOB7V5rN1k4Q96SDf94hQ7aKR1Z71tyS+IGx4n2x",
+	"pdFXcyPfQxfdyl/kOZJTn1Zdbw9tEtbq+K1n2L6urf00I0jlgAOBhx5BCHHyVOM5+YyIzSW/TcW41dF7",
+	"oAOfR+M9lsyoWJ/OLg6Qn1s358bQGPh7nQff1rbOKdebTp50r9/e3BKHfKkNKw7LoreDK7Z+e/RUIc9x",
+	"F7vRZ1M2F3A8IEaSbwYDKAagqbEKATq2FZ87ig029GQHUwveFJ9sYOTt0R5tl+YDdctpdyGq1t37dh/4",
+	"hJ5e+6s2Vs6D4duqdcC3n6utoGJFztmm0KZ7wqnOuglrH8btdkqdaZx0nT9jif9DO0oifL2P1K1/0Bg7",
+	"CVs8xoo5A4qq92YrxX6WtiamDnjupAA178zW6L6D3HQv2bqk9YwGh7fig62bAMPtWGA5fhZH2dpEPynH",
+	"vdW3fbvmv64jbB5m5U7IhdjYEjleu205TQVMsgeubDS2+BICXFVYE4qeueCG0zwhrD/tk2HnPKPkdX/Y",
+	"6T80bd7dnRq60+XRw3p/2nwo8Qyi1bj7TkTeKIXYQuKNF2yZYsuNfegcNyDuPnSynw8K91PBaD9Tlcbu",
+	"7WRrVn61EVXWl3hsqexYrz+J9y7ZERMzHK4dRbHtgDY2Q/7Ucpro/u2EN3cr75h4x3QhRayjySf0Mq7a",
+	"Em9RCdcaBUent5AvwVX5Aj2VX7L5/8+b5nMpPsN0Nr7hhpkyYnRKU1gb530Mpd9KNPf96ZMn5P2716D+",
+	"/vkdWmyQzhjPHVEXrcae/zUUp1z/8B1iokE+SglnQjKuWGryJTwiCDRXIAhdFa8aY6liEcvjOdXs6THB",
+	"ryFMuSwYItS4Hp7b05Hd2Em4T9X6YhT2HlA83usNmQJjLtcjylvC6FvDz7vHqXcNPVfZRCHR7UjX74up",
+	"otnmbeA7BHc3lhQmqFW54AIXU6tuQaay/Td2eO9a872KSK8a78+iO6SiUYE6yJQQjDEl7h1S1QGOT0On",
+	"fL+phdDDawUd3lKkQLWCZFrQPGfGIzNtr41rK3dytP3gjJCVph9NAN1qFt89/0zGcqXK1GPTjP5391c/",
+	"lfNok2vG9MoJtWyLcyhuE8WWDl66R39OOjOqX7JGDUsYZZhjQhEEUi9FFvUbXglCm937nQMpCVFFIODK",
+	"jWb55FNagj6vyWv7TnB9VU281d/F26aNuDj20oHwIV0AzQKPQn+eJWTY+QtnC7j+VrzYnw47LWh0zQZZ",
+	"kY6HzZJtrqtq7vh4nwYnsF5KCqaXvGc5TVlnEwOvf/L7k5M//GEw+HYwODp+ukdmqJXovglimCBKpCCy",
+	"VASj9tVdbG2zAz968l49/bdv/jw/Gv91cH88+9vi2/Tk7vV5/+/FdJeMxmADXpz/4fvjP0dxzjxv3phX",
+	"KLH8+KHtygLdc4VtQsDahUC7/+PH24QcPSNzLkrDdO/MI2gh0BYXVeBfOb1Y9xsQ0hAddcjRo3MQLfzf",
+	"4FqfkueMKqbIsBwMnqbwQvgnGwXR1dQqSVOB4CzYmMDFWVOqFIduSm1I1JAC+WZb73v7kKs81aQ77ACx",
+	"mGGnR7QkE6p2kw2mqey2gTN9Qos4K3XqLGKgkcBeaTSQC+EgvFyMMbP41jieX7PmZDXVdIW/RVb9U4sC",
+	"8LKWEaswEi7RBstIfW9Sh/+D7lRgkpBG3J0yaJutewk0KKpj9GMp7yzpQXnIUHSlgrqYXhVXWpJUlnkG",
+	"0nYMiX/ZaZ2fDJqUnjlAQ6guDwBtEwLZDkDE/8aUTMC3NHJbPErIaG2P7YeRTR7hL+1Gu1AgNUMBC6SK",
+	"OX8aUpVdDS4dQkNCui1aMmwOrBjNYTaazJhyWUOrFT4rynlMmB0dtwr2nVWALfLym9YK8pYrGszu2S4p",
+	"0Z9M7DF6rRP59giytHAXq2oa2sgmWYMKTSLK6B4YhNV4z9s04dsgMB1rmYwoRKtV23j3rKKiLaVKEdbg",
+	"fra67QlrmbAVeFmZM4SdW53emUffwvvtywf7La/4sQLMi8RvynRWtShkrAItROjBnQ5nE6yiFBczysV5",
+	"ewvsPYBlSLf6V1Bz1YahmzJ+z/QuUK5cA+ZC4nFE/vP/+t+xXW+vnNgPM5Y7pNgfX7w7tFrd+fOLF6Ne",
+	"QmiuQT0DVEH7oG9EMmGWDpxQcDCyOwDLhuPHpw7m+364jbs5HmsmUqvD5uMrqmctmSSIQxlWvnertuNb",
+	"z7rUWStY5C4l8C6DHkx1wJe0BvN5KyRqVJGJgsF6IEZHiqtD11fHc7hAtQlPp9q81QtVrz0ojq9v/Gb+",
+	"Ho/BrFQz7hTeCGTGtqBGOPzm6X2WiOkXar+4rVNisOo9uyQmDzyQ3cNN4Xt26L8Ye8X6Ye2SfdHEtwDt",
+	"zu6RlT77JV8sGqrLrgTbug3NWP+2PZCG7Ycc40GrAFADEK9Jd1HVb/V2kj6t+oMV5SBKdhqmKlneiLJV",
+	"78yOknGrBEb9HgwT9/QnyWCvLLVvRRhjT6okMEj4waXbrefpzKoCI/eRFckuZH7038jvye+O+oMBYG3N",
+	"pTbkd8dWN++1xNHXZEjk/D1gIGgEC57n1jID8CcjV0ghyKfaktDnTjLYlB0Id4fE0ohiL0G330O1PyM5",
+	"o/fgyrDb78vO/EwJzV3x9bbQXKBxrsSFbi8Scvnu4nhApCK39h+7JBTucVpGYrfblbX4jwHWabc8wvDY",
+	"/II2n9XDQ9IYUgNL8MayQmcYgyfqvMRuFfjXS89u/8ePt46a5uDOgW9rOpwZU2AUQN5x5sfgdtvwI+/k",
+	"Oe2k964epP41Lfj3zIoisKIncmN586vb22vwrskJqZqL9Ank81fNSH1iPxfT3IcWvXA/v75Cp8d3cih8",
+	"SxFa8Ce04FMmelWJ7nvvwUNIACaYolWreG76QzEUF1LcM2GgeSOKcHtxsPZpIvNcLvSpfe6Q/I+btz+A",
+	"wBeAo9wnbxAzTEfBwo4QCHHY6Tm/C6EOWrVvB7tUSirsSTj659AH7IedUzLs9Pv9YefnEfYlHcGTo95Z",
+	"I68RXmr1GoCFnzO62nvWvuPHICcVNimlAkBIALTEWiQZNXRMNSNdShQD+PeEUJIqqmfWkhHhbgAktWAs",
+	"00NB7IXB/DBNng2euj6A75hRy8PziWHqlDwdVQfhp31QnbddwVhxNsmXjd5WdujrnNk5GbV0TQYh2DCX",
+	"ljD6B+QHh7ENmHeZtei5xtYZYzbjIjuF5n7zuX0542bGlB10RgvAmCL2sBXLl5azAKSIQRUOodoLRiE2",
+	"yU2dcw5tD0dXGZsX0m748vB7toSyO00nzA6OryELuoSNv3Bvr7zJDh549NfDagMOrwFoXgpXujTN5Zjm",
+	"pHCfeloHfZXdA3TVjC3ty2AhGcv65Abd0ohB752NdrIzRjOmrOZAyXeXty47GQvNPAkHdAEg6HborjuS",
+	"HikhnR0LaWhG5jJjuSYzyypTWk5nhpQF7hA3Z4TW8x6zpXSj53J6oGEuduwaaR3MX0azPrmaoFMTxrWH",
+	"UY9tl+PhKP0+Eo+ok1nSXNClXYgde06V1b4a+3tjaM5OoQp/lBAt7SQtDeJlHCtG7zQZs5SWmtnvlHRV",
+	"0/CWXC6AFs+FFMu5LLWvcNBuALuc02opDLwP6OLP8IIDL7l+e3ObkOv3t7Dl1+e3F68cvCkkTqwTlRus",
+	"a6/ekRVHx8+ekXuuuZXH5zcXV1d2VnWett379++xrRMlUykzks4kT1nPclQH3NyoziCU3LElUaWoPRN4",
+	"kwkHIrhjhWsf6uFIj0/ITJZKWzZRNYAJVH2pGoj2+LIDPGw7pVMsBwHi9QA+eLMrpaP+kVwIaDepKvz8",
+	"uhLAuUigHQ/mE3iSBypgZiahUtLMEvKP0h6AXeFYZsuV22x3AGfgYybYYgX3wT5rB2wczys4b0tNMCiW",
+	"pgCqk+VGuNvV2LjRrtzF7z6v+mvj9yfHx2eAc2KZTl1BYN+Mx2YJ0ViF0jUJIFNmNDkZfJsQqRLCJ3Zf",
+	"gZvDjcC3uTtdKIk1mxV8d739NWoNvseaahMuMHUVqR45e8AjJlWXWavMku6zjx9R0J4cf4tyzN5fSztw",
+	"2ZSVBO6A5o7Y7H7D8N+zpQaYL/u9dILe8qZDLjxmkPIVQ6vXzwOcOsFew3Xbke03lcQC+R70M4VwHYRZ",
+	"MC4HLwWHHEov6C06AqSLka/EHSXuc9+ZFNn1UGCzNaIY5kKRSS4Xlebhg99mphgjr4wp3op86WJ++pSM",
+	"Kh1qZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqNitHRGlZjgdO4Qv+8RKb6NKbVh2",
+	"iJ/6SCRcAH3HCzz2qq8wrB5bFSekyEsNI1ZFy386GmEUCy2G5VCg2gfvtrtgiUBIl+OVELTPcmtRwiMZ",
+	"Z65sqLFWLb0Gh87WBfa8GwrABbLPQFAVevlZUQhp2LRuTuwI+GRwlFSqIM1zbU8Wfu5qVEd4F4B8LM1y",
+	"ps/sxUJ2kFuxUQ9VG7uAyGL3AKSpI+y1iDGU3cJRVo6p1UAz2SeiPBS+vL8rpN+HUxShjcn0ULW9effy",
+	"1IqZUlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8stIKmJ0PhKAcbIMi5syEhLWEh",
+	"XGoC6Y7ewj9GDsHG3V9nDLx/9/pA2+s+FKMblh6+ZCadHd5ww06Bmx7iKKMzEjRQdAfj5Cjs8iupzchK",
+	"D3gcKR+UrqEY/fXQGcYsO7TX+JT89c1reyndx6Ozuu2CK1xs8unBUzLsXCip9SF0FncbaSkGHht2+u7Q",
+	"DjHjINAVWEYEqodwJu9kDgzg42FaaSroKR/B3bWaea1yW4vLtR7iTvdOCBMTqVK86zWDHorxEntwAB4R",
+	"MXAfuy5xJCtTA8Cv+gCK5DV+3zslIzyIEY4ONxVJ9IyM5EKco+wdgS3QZNJnQzG652wBoWzLxxzFA/yh",
+	"TlxLfl+iJ5Xl6ZAZdEZGKD1hMyyHdckeOFIyFNjcxr1bj6qcor5V/ms99tReyj75UVlBYpdlP3jat0ob",
+	"iEIXlEcb3H53Ym/pCpaFF6pPvXbkjZVUCkM5yN1hnY4y7Lg8DW4gOlNbNOfXVwF8ue9e6RCTacE7p52n",
+	"/UH/KYDimhmY7E/GNJui9T7FyGh1+FdZ57STc22e4yPQAgPNCfvc8WDg6hKNqzKnRZE7Mffk7y4Wh47S",
+	"3VvbQCwBzPhISwD7gO7bFT3Dl8fGrCb55EoYpgTNwYBt+Cw6p//zp6Sjy/mcqmXntPMGQRrwBXB1geTh",
+	"MlB9Z2lJ1uhldvPpVGNd5HxeCjviT0ln/Up1TjtI3fD2J26vnkzoP4INjyRUwxFAlHk0of/oL+k8H0H/",
+	"IKkypvpkhDLhlZnnDn1FZKDUNm4kcsM3VN1lciGSoQD6UnRBXt2+eU0yJYsCoDekYzrApI0kXGimTJ+M",
+	"NIQA4RWmWWTqhRJVbCiKnKbMilqmsJUgChrjOHNOxyzvkwurJgJTQOBQ1DhAPgQLZhk3mEKC8+XO7re2",
+	"GBJ+k0CnzFzgtr6k/3hMGg3e0kKfL8///BjE6YYmXWDp4CeC3jDuBKqzb5x2r0GkuPx9SHQmF4fcHC6k",
+	"umtnDvXev5KLK/MjPPz4RxC8rOUktGGFDi7MI50KvMYqVsPOTC7AZWNnNew8cPMLOmX6yT91Xk5/bmUU",
+	"I3wKlTT7KOpo/XlW6XrBtXJDJy3kssI4PKMYipBT9K0AIwfX4MSQ0CREZAfOTFoSZ/3l5XTzPb12yORU",
+	"0TkzTNltcp5eK5ZqP68dqhP6tzEZq6aVLYUMP//0+LR4jQAlUSrEUOzPSedkcLKd9H6Q5qXd0Eeg1XNo",
+	"U8tT9D91CwSOPERFLSE5T5nQLLGK8yH4N8D8xS6ANRVZU5dlD2UsDnJ5B57iaoS/AEPxb4qc4yu5sBIR",
+	"PdZu7o/FTl6xvCAXzP7G3ViaGuL7/D5s2w2j8511DvswKh1958Nf0wTQqW61JvS9BCpAhVA6FKADgPj3",
+	"rhx0cIJnHLwEKVUZJuLjG/pkBMVcrm8qOByAN1n1xI4GzGYoZsYUAFF8RkY8ldgiFfrXTQglE/6RZUQz",
+	"aC6ONoyzwTNFF3ozf7q1W/X4RAevaeEccACPRGV27OogurjrPrVfB2736torBoeLKb2ffv0D1P72i+8f",
+	"euD275TbcuFyw9fzWdbOpJoYGS+Bnh7jcOqXeFcxV+Tq5i24vryviua5tQfho+Ao6qyxXQ4jY/dP0lym",
+	"d60c4Uo03B14V61ywFMMyOCFggAJ+lywCWx6h9r6iGb3VKTsBbu/sJ+OwFk2l/eg/C+oytBfLScTe0u5",
+	"Rqc/b2ghzoN8oC2nkWoJXnyIEWpCDSRtu6CZthZ0AH0EP3fxRI2RNdRO3JBMk+7F6ysfpYN2S76PAfy4",
+	"5yGN9YxCzUSfXAnvx/AoVUqWhtWtFdhHyK0/GZxAduEadfu9eEzeUr2jhbHAEX0VOsktltf6dR5oRz7o",
+	"tV2QCVWuE5w27qsZ1b6vsSHdkD6lyJchZwq+23ohkk4hdeQKnGeZruh45L2G9XQOtKfeZlu9Ku4BHmRq",
+	"EvjeZdMmQZxKY2M21ie39hphVG9qqWlM07tTQl2RhO8UbkVfKQqqNFrRWYn0VSlr0g7w9JtnA5LRpTV/",
+	"HP7ZQ2l35S6v6+4xmqgfeRIEsSBJ46cqKfW5zJafnfbPcbp4BZrGw8+/9NVzbXdBe5L33jrY4WI9pxXA",
+	"zadc3pPBt9t/cCHFJOeYLHRyfLz9B++FI3ZLj5fQpuUxnHNWapgWduGkyedjB14++mrfVq/oC3b/BovN",
+	"Hl9Vce+6cXuyg8YCLQUpz8fy41fB7i8hmqfJQnFj6i6R4am56QKscOVrfZyDffJPnv28SROtD3e7m8Kl",
+	"7e/gpDj+0k4Kv4w2AsFAw1dBIG9FVU7tvFcR2vi81ICi+AkEdlwCZID02qYaX9MpRB8xhUO7qWInGGy8",
+	"xTXpjqbMuDFdVYge9U7JKOdzbkZJXS/gE1CGApwz2PLcGuF1xcHIFUpCDv2oar+Fqf8ttuzaevTeYtvn",
+	"h3V+TrY+i53LsD5i18df263oPCr918vHIpDIPbB0BztfIcqy8gFy+WgXqUlduJ052fx0+49eSjXmWcbE",
+	"Q65eddkCsmh0c8OivS7Oz4UZ7O3QvYTIPKu4cuJz2aBPkq+ZcdcQr1XrDVTsnrMFnIdu3MOM6tlYUgRK",
+	"avVTrZdduhoAJqDpAJqq728vrBJMpHD5HlrOmc/adHmYXXv1hiKohes5EHeXkSUnTkPPGlr7eOn0N4FW",
+	"+pIsmGK+8s+7vqoIPCZQre1yc0NbbvGLakseU0hUL2kRE9XB9D+Zxh9MsaBB0zwH12g1IchDNEioHuDH",
+	"b/zuFFlnGTTpEfn2oe87DVUNUVMRlS18ivxdjtGuAp8l2H6WJK2BhrQ5YQvnbNBnvkmjMbnzUdaLLNlQ",
+	"hHRHTZUqBNX2dV6GAx0nXQHlxQ4NB6h9QWEksEZT5zwCHAnIPVzJIQQgbczNQSTbqsk01MyfumRetFT9",
+	"b6lYYgJihIRxYm/wEj1EFkVNyEe6DxEE+cjFgNojRPeFx/sP4P+/AtusuojXlqu6mqeKVkMyBf+fzwlF",
+	"J6ZlzRm0ixdy8eB7yXI+5WOeuyvZKimwjgbvXJAdDE5BMqd3TFuC9oA9q1g+GGKvSuKHwjcixXExEWjM",
+	"7H3CCeUMMCU45FVjcN63DCXMbuQpOXa9roZi5H9zSiY01y6ll5IRFt+OiKaQvFoVk8251lDYceCKE2De",
+	"S7KUpcJOLUOBuqNbq72RBwnxj5dFLmmGj1cr8cUumkR/+jdZqmDd9dNUMbd0FOYs65O/yRJRZmCIKsEX",
+	"W/1UwAIbhwUx6ivz+6Q5c8QTAa61Ptlei/zEO3wZEMynK8GPr6eG84xyHMhADXJAqSds1Dv4xNJbQhaz",
+	"pf1H/9ekkYaLa2b5wTLx0lbkNXcdsx/ER6bM3NY4Aa9QBWzlKNZOUHJBCjsjqLuyknEeVHZX3LBq7qPm",
+	"HypMBfew7p2SoIaBilDGW7U6LI6lzXb9E4Z1UnJhVVNusFShFJnbt/BhSA3FkFAvQUWhsXtYHwp1OwHK",
+	"m9UhRqj+jpJ65HCOB5qEI0Ni5N/Lev5V01TooGkVimqfvMbABYaLAQgITQ6EPCHcBLvT0JnDRvR19RCd",
+	"17Z31aJgKCzLkXhefTJyiuHIpcSjQKgm1aqeh16os6EYgaNuhBmugb3odS8pmK5+5D9E3Z5cU1CUFCNp",
+	"aZzrQDNzam1+rX1zpMrcxxg22lc68BS4MIN9Eq0HcPuf+VYnHmYATZoaZ4CcExyi2RGcZ65n5x2rIwVx",
+	"Nhq5JnHHGJS8BIWa6BDYxxuWxEcCt0ljoIxNaJkbBCad049Ydw5pQFUV+lGkN8tjsvE3jqg2JgU5M6Vi",
+	"CBid3EBVX9QZ8XkNtSaj1Em1elpApadfZnjXHszXa151OFtj6i0qgn26lbS/IhXBznNTinSgiH8txnow",
+	"peSxDvrJP+t/X2327F+FCsSeRmj9jhe7eDm/NGFsJ4qHqIRfKDzQCAgE+krX6TuuNg+E9BmhAh0ruWbk",
+	"ZHDSezBNFTkVulUJxJpahAjFrmWOX6fU0FxOwdHiYU48IojzmK51EPNNyORkKOziDFNzbc0eKlBZyKih",
+	"p86ENtj6WzH/M+acjU2t7o4xVz7nHrNDg5tiTjPUEDfBBnBB3t+QTOY5VRrKhUb2xe+ocal/M0YUNWwl",
+	"5cE+g7au1Y6XjCrSHfQHg5OBy0nAjARS2P/73aBvPxdD8bujwYBQU7nOen0yooUa1dgLkJtGhShpzjXL",
+	"8N1WfWQqBX2zmh75j38nT795Rp4MLUnNX9g3/ce/k6PBAGoTAYQOC/bZvQs/LqRfPrrpMq6LnC77ZOSS",
+	"NUaYzu3yPtRcW81KyXI6q9ZvacDKOXfUCHNySrwODTAwDojmP/6d1Hu5NqOhh5x360Igs8YAvyeVZg7K",
+	"+8jvm13sKMgsqOkB2qcqozHZCmlI0yXaA37+eCyNoz+rTXfwYJBCyTnXzMELYbhKcUTEoGJJUrUsjCQA",
+	"PhZTInOuDRD2Yzqy7Qs2Ccfg3urHyq6EwYmcTJjrw+8x+3QSpvV5HgBHsjvTikQv/+EBo6IM68eKgB2l",
+	"Nl5MQnJ2ZDYKOdWMpXeQm1v7zFwJb8BzpuDZC94Byror/F4L1/QSX1rbMOm0YYUv+2EfKfR2qKi0Qg8A",
+	"hKcx+5QLRoxEw2inCwbxVgz+6HN8ypvJOAmG/pbaPSisrXmLScYVAq5mFRQvpG9iupVTi6niZjZnhqeB",
+	"Ob/RkYWBTGnYbuZX0G9yp/SEP+5uj1XIhDsNHGtx8KXCvna3WvgBXJ2vPNT7i/r6f1x3GwG/99hqAIsD",
+	"IgQvRUGXSeWdBaeE1ToerJMB9zl0v20Nwr0C747nYjWwR+2WW4scY+VSuDyXgGypPIOVJUNRO9hiPNQD",
+	"CjQFr1PELAeDYBmUInudDGRwfyigH7BnIQQy7f/OUldp/dGcrYHLVpAIQi5Q+XM1qpZ79snJYDAU3uGv",
+	"WW7HWnH65VT0D+rmpfDBWVV7jJ+1RESGAnerglNtBkSw0ttlFEHsPBKv6Z2Rk+Njv+94VEMhS6N5xtZF",
+	"CBR7jKv0v7Xz6x5cCV1OJjwFKA738Sn5HSJfCR4c+oHVLhsthHlDUW7tO1y1GT7QPYfMgCWv0OIcxKjr",
+	"EoxB02Sf9sGEWx2bN/mVkz8+hMs1mbE8i8ZXm32dv9bM3Jb20184QXe7oeySptYN5q9WOnzJ0PHJ8Q4v",
+	"u5XyDRXLdz4J43OIoXN9V2vSMfHzOSSMARdlP9X3rcr0u5cX5OTojwNycfOXU0I9VJaSC4iDDDtvCwZo",
+	"DY4RDTsQq+nGmRfKyaEYWUk16iU+YgE2tHNcEm7YfDXzCgLFw85FLvXay/oEh0M8mZGRIzDiMB3KMJ2Q",
+	"sTQzwkWalxnLziq2737mukUYVofKtU+wchhOdko19Cm8wrcIMjKz9vMt+2hIyvLcg1oRXUDN0Iwxrz+r",
+	"UmDZ30SqeZnToejC2yDoDWA8fxolZPR7+3+H9v/++yghho6tSICWJXTqE7V6WICoGFb94a8PRi2a9I1f",
+	"3d7M0vmHXyo538X75x6/lbu4/wz7aJ442qu52arO3FLr7haUuGZ41BiazuAAUY+x4tZK04IpLgH7FSkX",
+	"5uKqEQ9fcO0h9LZM4tcUjTi3dzWg6Mpd1whQIB4Fbs+DeUnTFf3EqUugt5YtmSpWi/CXzat2dSKiVQCQ",
+	"tAOdtsC8RNQ/ujETOBmKpr/L2b4Oly+qV/o8SssrqlmAOe6Q9a2S+e1QHABWaqBYWn2J5vaSL10sNztA",
+	"9EdXVmc/tGoWKoBSWG7nsPZcuDx2X93mfUGf/ZdMNHvjmqRGLvZ51YnjSyoT/4pFRTUrcHYWrYKQYXQh",
+	"kvL8GVKaV3gBoypfHipmacwz2tb0tUJxkfKC5oBshkWB/h6vaRNngTc+4BpSTRg3iPfdvFkFzvnSzuhd",
+	"PaGHXa/HvCyrM20Lr+O6vmCg69d1C8Cl44PwwrvEg5tg5U/lzUGiAwUWQm+fGF+rS2ybRGhvApvDyf5L",
+	"MfYdaLVKH67zsCzrCW7sbwQcJeBLl5cbI9yETPm9peyywOZHyAkfTL/tHJ0LbVSZemYe1fCqUEMXS8Ug",
+	"b6mHUbeaySOQAXJu0crmh2KkGE5hVJlnRLDFio+2HtcHNcJAa1LBPQFwcVObBBWvBugNxp1R7ZIEnYes",
+	"ytWNp/77XnFXwSb9Itf883u0Ikv7ar1aoZqOeOlWda/m/YVdXP/SzOliJqVmGLjEOjMd3ruAE51Vzkap",
+	"yPkqM9OfnVHhVd1ohWLpAcJJIvUiTlNlHMqGjxz5BMXcCWeoreuZ+N5f2oD7/Azg3cq6fqHbv8GE9N1b",
+	"vnoX9r80R8BTiBqdZ655Q55VDm179SB8l312ixQ6VJgnKRVZztoz3G6wuwV4mihJaTpj3olrldQp5FVA",
+	"jaND/2YaH3Zw2pYNcACB62Kifd31moyXlfbTJyNsUIgJGDm/Z6MawAly1wFZXetJmZMJM1gFpZjL3tCG",
+	"5v4X9USgi8eYMQHNAqBcCr1lsGZwE5uZZdByQkZUv51At0yRkVHQAWbULKAEpQcadsC4diZYaemH7fWr",
+	"hjDgqMtzBw1NoQLZ4V/DptS9wxrDV2P1yeX7d+9vXvjQ5GWpZMGoAFBARXPynIo7qH/l+bIuw4C0OIwf",
+	"FNAHTd3Zoe3bu6PqKXAKnhJZMEH+RGZ8OiN/IrlckD8RALvunZHntxfvb17cYmqgS+liHzGIWb3WLTup",
+	"T8q+GMso7OB9cq146ra7mV+o++QayQTR0WN4wFHorDdAvBeOdndKftHL+VjmGzNUfPMr3PRO0nHrj/a7",
+	"Wq8HypfNHYEFY3eYPrRQXp8Ut5ziHjoCRioZOkdZJ6lmdRTtu/Wo/sjGLreCytiHDjQeX1YvXvhqT7iN",
+	"gulPLFzYkGD3Ara7QPJyzZRxPknoG09nzCWxzeSiztZwGY0BE8Xf7pRtN2eGbkorf2O/f1RBb2jsSG6w",
+	"msdOL6P2kc+e1XjtwPstCSdkXPI8q3ImQD8U91xJUYdXqhqjcKft9HfZ54IuQQF+4rJONoiqW59DOAXj",
+	"1deBVT8k3YvXl+fv/nJ5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
 	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
 	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
 	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
@@ -21100,9 +21524,9 @@ var swaggerSpec = []string{
 	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
 	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
 	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
+	"BdElqBRDMXpxeX34h++f/vnw27++OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
 	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
+	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYedvssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
 	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
 	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
 	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
@@ -21150,7 +21574,7 @@ var swaggerSpec = []string{
 	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
 	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
 	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
+	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65h8lzdEPX72n",
 	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
 	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
 	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
@@ -21159,154 +21583,161 @@ var swaggerSpec = []string{
 	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
 	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
 	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"KFyRuRRs6anzoXflIzeHfF4wpaWgVd/geCqzcB6ce84Wh1QfQgaUu7R98iPgyCIu/Jx7mCP3tSWanN8z",
+	"7IJCUT6mUt5xewvqhvLdkRWWLLsSp8TKDnuLHLyl/QI7FhI6pVycIVUuuGYup9COhlIf1m+V1wraCfpK",
+	"oCDmAvErXVNBP0Ns4OViphHytFt11dipr9noa8z08iNvyXd6zSbmN5uu7Wq+ZtCJIErwD7x4E6mm0jRU",
+	"2+ilw7xhTQ6uJthnHFtQsI9cG99FghqX/JiQBUMEbkoU0wyEwx3W7YCExRI9lD3NoRJi6J3nOVBJBxYh",
+	"4/C7BV26csewehHSdLFu8YnVoRtfNeoaY/dpZQe+Ui33ZWOWX5+We56mrHhQ5PG/XuXdpcsUrnTRw/qy",
+	"7Hytwzo7vNJTZqzysik/DL7/Oh0RMLUWHcmu79dXKA6KxCEXMP0Hsmt3dnrb4UbS/VZbEiiD4Q8Pj+TL",
+	"QFKq2SEXmgl73Pes19a1VTOq0lmnJZXjaDD4lFyOz0dkgDmxG7VVE6VK0SjUEuxpE+3IOQHRzEDwHj06",
+	"bejG7tPaETqW8k4nzgUJvQwxjxSAafKMuL6Z4BXtVvBBQRfmqjBFk39jSvaqzmK/jvtwCeYhNhp6COaH",
+	"VYSQzMO7IeU0Z0+Ae7brMROrFYzw2Xcs44qlZlRXJo7QHfZ/4AN/soONSFdWP/mTkaYY9bAlo8vwGIrv",
+	"4LsaOwd8caDT05xlziQ4w5afAT7qgSYjz/uhYxxA4ztM/KEYpTJjI9IFs9W+9wL+5pNwDCz9WPHxQxdO",
+	"O3fiZgZ4+nwqCHj6TgZHNVSDT1OxX1suBZ29PxbQCqmGmpUTu6iFkmIa9W/Da16j4PoqFajvqhn+QspT",
+	"m2C7AflArCFpnIxzSKvanvodE6Pf0rl+/creSy4w39TdSOV4T3XvgvLxJouoPJWAoZixh6iGyCL9u9tD",
+	"eID95WHJDEuqfveuRk5mrO63c/39xaWvf0O4NfcHPnz1ggAZH+ihEBIKJSAftfaCeD6s66J0UypBCgpA",
+	"Z+5ZvCRDYWScSyPQjUBDEnyGjkNCLAXLQRE3FzsULWWpNOn67R2KFQYMq0zQjrXvrHncqHdG1mcBkqHm",
+	"q9UBDkUz/gqb9/+x973NbeNI+l8F5UqVpCpa/jNOfjt2bf3K42Qy2WQy3tjZ2b3lXAiTkMQxBfAI0Bpt",
+	"bqru5b2+uk+4n+QK3Q0QlCjFjp1YyfrN7sQiQRAEGo3up58n1/CtRdbVkrCzKWniSqstrhu564n/0+zp",
+	"9Nf2dw/+0Omwdbp+dlKsbOnxk2s3BG96o4YW3cJvUK62PX+/4+kly6VDD5Sl9WEngmfkOr9SqQ8yronT",
+	"fk7thRVmA61FTztCIb9A2tbj9jYBGFtXGoRghVo3tlIzjZ0hawa2AOxA/2z/8ZNBhHaDdMFgzV+K0pBX",
+	"NFGV2S7yK+vktFykIQTs60pCCn7mpNIL8BHBc2uir6iIZiYoj5prwNSCMAWplII2BeY5lGTJTjIEjghY",
+	"oNRtZ3uJoqlh4RyyY+86kRWRYgY5jRp0VrhBRiqvYy2LptSbjQo1Q0Y35MGlUwKHIMm5qKb6jxBVRood",
+	"jJDGEkryXWG6BLtzoX5z8q/Q17oERsdBGHRuC8BwE0hY0oeKZTAMlRjn2ojKmy3bnWTIkoLLcc3HImkp",
+	"NiHXhn15etXVxgigJ9ezRPiV78QWBYPaao9uv1CqEFyuvt+9duvmdY7cK3fDNY3RuVsldhWTq4XoLiGz",
+	"UuXSfLHW6TsxJi3tFV7NLexSkw0SwHCzDptXFjxdLN9vJXdwASopMObRFUg/pOQlHL7R2tqtu5FIthdH",
+	"dBE6Q/ZoNmenP52d75y+Pd85PT4/+WHn6bNXz86fAfNbspSrSVCXNynUWNUmIeHZEWjEHux+g90EByEJ",
+	"smFynFCCk3JEkB9Gg7j32GnvYtMplz6KMKqEnlhj5kgK4A8tbWGQimWJNqJ8V5fv3HEoGUDqlZJRWhQj",
+	"0LUJxNFBDIgvcGE4JoM3jd6bHzqo6IX8rHccSWXdDnNqVHXUupamHCvUOOD3uMq1E2BvSHMRB9TTrFJF",
+	"p7MUzKWPCn3amzaP66s1s85wp+k6Yf4lFzPwh7Uf4IdKwjtLztnRbWp6uF1maClAQtJR6d00whXM2NAo",
+	"Xs7TlT4aiqqRzLtKa8RGpnVVIX2KkgxY9LnMosZVIfVY0gqBAl8iBcmVjGKZG021hxqkY4MYhcSAFmTB",
+	"mfiNpwZ8II5ktmTWVqIhX87TjcVC2r6tyUH0NHv5txOWcn3fUMh2cqGnF+i7g+lmZ87Ncg2X87SDa2BZ",
+	"2TgjxWJnXxxwCJlxc836ybLybjI4ZAmQxiYRS1IUJ/aB8lgGAsY9zUIFY8QdOZ5zV1hv95GV0Ft69u1m",
+	"3Bcr+Ptynj6I/baUAdoU9x9HzrBW9HfdYltVtGmXm/NzV6X2Xs7TE67FJ/RfPo+Fde+xEm2uxUZ7KHci",
+	"sNlpsdG1xUMGsGtpLw0YCHqtTZ3dZvK1eEG6Me5uEwT8JYVKEciGfCGL79NJGYJBXTUVTkS0ES3M/QJT",
+	"FV6XNAOReNEgot+GyA1whhNNj2c762Yso/f7mK3gloeAu09pvZynxAyyOUKBD6mqTRAGbOV1GyvyKQ2H",
+	"P3HsvG+e+PvOe51nYk3s5gxCAs5xTKt5CZVjcE7BAKsxPJ0AwryfnOAs3n6aawd0PwyuSKJYJn/ddled",
+	"z0ux/RM8SR8yqbTMRyPrPzLNZXahfrPD49s8o4DD9qkq8nSeDOC4w6EvIAiAyIuqlnjIc26Tqiumqnyc",
+	"yyE7w3AEnzOAszMu587M+/FB/1XwdBJLvCoMt7pEYEcUJMIfc424SLIo0Bo6yvC4i7nB7mohzREdRoMu",
+	"IT5FzeSQHQcazqBecLB7EHlCGN9j7FCmBOTvCKg5ZAd7u0HA234wVIoFiTdWy4wMciXs8NrpV8LAOlCB",
+	"CxmBYi1RO8cylscQUItQMIg9f3Z+aD9YO86Dr4KDpoHlplDqEmXoMryLPhdlLWPp8gJDdoaHWGzDZdrt",
+	"X07O3nzPMA7LivwSxxMbiCiTgaAKVbF8yscilmrEXFQMjv/2UDzl9lbyJLFojvIl2GGKPw7Zz1DNLFkS",
+	"7BfbL8XcTmN7fym4cY45fPL2ay+QjKOu2JRXlyJrN/lDbhyKPZYXtWHa5EVBVSbu6x26mCdOsYJXY0dY",
+	"u1q7IlMzWSievZynT2m23GZb7aARamzJeg4hFE3bOtzzeYNcGjEGyMWKlnNIhq5u8wNb75m9/9OTiKnU",
+	"iO6ykpGqptxsHW5d5JJDRuNahSZuWX9GPfqbb6J719gInysp7n3HfUorADxS7/pmzWK4XfyFqP09O1i3",
+	"S34c0gt7s01kCRi8O2IJ/gfWQLNRJYQv3Wpxh0F4mJ1PBNZZhW4+2XMIBpIsAHGLBYFAr+fpqYX91ofH",
+	"BGvvr0U59rU46cjK9cAW9uCzrxEEbiL2tOMv++8o2+gX4Cfw5n0ufP3x/+0Lch5Cya8KHacQJuaaYzOo",
+	"ydPLSMeeMy7WQ6uEJ/sHSUsfDgZWmH4Clsm1+c6VxQ6G7GSisKoUEsCY8PAPj+WCw9SuIErtvdZfazpr",
+	"3fqRqJwKmisLvuJFLVZwsLxqQASbyX/edHET7RAefh5K5O/UrMBZo7UMzVLGCFatZvltywgBvrj6lB+Q",
+	"UWgvk0dYBl8vC8QwyLLkk4yImyIUNHsjRrXmhT6M5XrNwx22rgrwCBHwvRcy+Ks91DkoqL1if3efJRpS",
+	"qocs3pJi9i4TV3kq4q2E9V6LmT/VqYrhLywTBjdU9rOvf4SRQUiHUYA5jSWavGGP/fO//rdNRgCJ03w8",
+	"MREASOAo5p4DIYiZp0TCj3DoeU6YNqKEE6lHi+WSjtGSAdASQSSEJFSkJrmI/we4i5AOVXIIldLwBWwP",
+	"Err8lX2thAgE2IXK5phXHqkqltRjykX/YEwJMi8ExUnSq3fUyrsCm+kDkC/Z4WWOEwqsupIml6R3jJiZ",
+	"XNozM5RBOHnkBjHdwu0yo8ZYa0pYEW7oJfpNkXbEbG+XX8m+sX0lKvOA9nhhnWvELEsFLwwRn4Vq8KbW",
+	"x57Y/VBALwD8iMOK7CuO0Sx4CAbKKXbjtx73bSBKQzCeWNpblmeqUaaEOfoMpr5t+8k2SpQ3BGSgXbDM",
+	"qrU8I2Ppp6RHFbrITa2F7qSXWpiU7UnYlMHEsh3IgvFzK95Vu/QhFtXi9wNs0tK8zTVMaZHR8obqGTcg",
+	"HtgEI3NuZ8MKULYyaCuGjCyIqebYNRydRmabOgjr3NXGwLO/aZ6ta237Sc/9G4x6ULdzIezZyV3jH+k0",
+	"Fwk9MgSLtf8t650rhYLK3BgxLe2JarGXdia+dot32MPxDLRPO7WHwHpvqOsCy/ILrdnZRzzo3Y0DIRlW",
+	"KjYt7SNH4W5AxhKkflQlYHEGJs4bUI/5bexXP2l2wGTgY7jhGupp1k+wPM6XJT74chsk9Ir1f5Rhptpz",
+	"2TCI3QKrCwYE8Wcr4QvhNbdcskvQ7qXFYA1DeDTFHcYtUecOOs6YTzDYHcoxUKJAduO2Y+3coJ334Lyu",
+	"SbBh3RkdyBf3zIT8L9w4Dz/oRnlXMJbgRnW4co1ntcZXHAxZQJVHW9goLwqWS9xgG7e5F7HescNyZ8Iz",
+	"4z3pIMRzHr2qfAlr2NCCYwA/vaMLyTGgj7RQCOu32UI1rt6wx/qQEboSsVwY2UNXbds4eA3ftL15EAHe",
+	"2+/9ESiVm6X9PYZPvYYhVsmoVRzs6spsW4eetChHtkty/XPN9nf3Y9nhNfaXp0DbAdSGzzWuH/LkLpSZ",
+	"+JfCoHMswRuCnWa9L9bxvOAJ9iUGKz0Wtwhu7Lk8s4875WayQXHiV+EbPbg713J32tMzWjygUL3NqspL",
+	"WG3eY3nwVzbaX1k2E5DxNpXdDcIwyeB2W6uqVxdBHhcza5kgkiUyHTXbORFauZS+i3TkYUF3B7qA1VLz",
+	"EUSoYRQRcbKAJ7AnUthM/NJTtVlhE23v70nZGYfCdu3zonpXcSuBKQAYTIOghEnQFXy8xZwpJ8qo1e7X",
+	"n06fPbez4/T1c1aXoN3EfvyO9Q/2HrPeKaoNM2ijofxl4U0ANBn2SB4W/sVybaeMtuYEiNKJf/rx3j4r",
+	"f6NA6raA+FDm4mTaVHmpwYObCsOBSrRfUKUhEyYddm60dVkonp3CS37SAMG0Lkxe8srsjFQ13bb9a0/M",
+	"srI9MzlOaz/sH0ZBhDvo3+nGX/xl6gKS6xuy0wK4tsygiNfOryOWQIc9JTkQuNpJ0NPs7ZtXX922tXeN",
+	"R5zyuZ2U50q94tUYMSB7j6/zPhRQE9mPIsv5uZ0BXyqV8VtYmIw7yXIyIojKuBTO46cka0kL+DY5Hmhj",
+	"573kU7G2SGGFseiAYMH/rYNglfYcVNkb//3vx9v/xrf/sbv97bvtX97vPYmeHPwex8P+r+X4P0s5Hjza",
+	"+jBXxPIKhqW082spxjfFVkV0bynHdwLLQjv/+TBZt8cat2feLSeXl2pY6X21mP/VTAYqEkoW8yE7pr+Q",
+	"6QzRkF4SouFnySssM4ilq1fLdcN17VSFoL2KqBWy3Jrl5ELJWicuj+QYI3x3GPw+iIH2whWPTyP3X+65",
+	"HTLwatTQ/S80TvjGWPYf7e3uDnd32cWcZWLE68IcMT3FCBM1pB0eGPxPZE4VvJJMqsoODTgiEImxHY2w",
+	"bhzhsj5kFgJuAWDbdBeHygTjc+RjOzy9HFd2ikWs1jUvinksfeoLJWKHfgTBK0M68lw3haNupBEl5tHQ",
+	"jjaPlHbsuc5+84UCdOB31o5yA0MfGjkOIdZpp6oLqkjVzKGIJf6/YbMV09LMsdRwim4v/Dneeh3cFW+t",
+	"qDh846fzZpa4Nv37kOBHo6HyOf2G+0ROdNbV+tWNpFBFLi8jXECBog1ZHn17W1gJPVlHeMEzDcFXujSJ",
+	"WKUMcNLkFKYLMsVwJdJhJGQm4c+YDze07mLpss/YFBzmmMeIzyaqaM5NIz7NiznrV8LaE8Q95EoOhizk",
+	"FqwopRpTWNY9GE9dh82JFo4+LmKKwdVOVCjcfuaJrzdY68oO7RtqvRvz5Mg5HhBM1zvQEwGd23iCidTm",
+	"KEL5n0txmxyL40havQRPHAUU0/WF/cHuk7QJRY7aDviu+msRTxDAwpoLn2xFGSvCRTJObHp0Ugcm9cA7",
+	"IZMEUOxUgXhWA8mx46Jjmfz/Soz+mHilgQmHzEguL4+aa2e51K20zEoFo/Uc69EK7NXpREnBXtdQwnMj",
+	"raN1gkkQykcOVLJegKlwH1BkvWGLdyvxT0ugIqaVIukD0FaOARY04oUWg4W0SYgcxVbhAmjah59Pq/yK",
+	"p3OGhWTMKOLlYlx6uvse6ycwuIcsDims4q1kQLVGi6xehN6CazmoWAZ1Y4ryZnYRtNl2CDcLNF/vONG0",
+	"k54FUuqIyk5LjR5tvEXxh3iL2f/XA6ZG2DY0wfrJTpGnQmpBPUWGWHxlKvHqJzv0l+2SqumYFtUViqXB",
+	"jjNVUIQSyzbv2BJe8e2LRt28GznMloDD3ZsHLekPEGO/aa2q5RWzig3bmrkVdGbf7G+0qjmOy41STnuf",
+	"PBD2xi9gz138yUhy//VSKyfOHvlzU0AQfat9M5dA/LjE2La4GOm6r4iNay3AnV43e+DdujtRnHxkwP3S",
+	"pZBU3n5Dki1CXywxyYMMh3M6dt7DP8Gj/31NYcwZAdwpWtB4LewNqHrQ76O6iFjp0SS57A079qrg+deK",
+	"pDZdXF8mG+gz7P9ho3elYAQ2sWJFC/PxG84DXfqHk//C0JGuwbQ6hxXjFh5o34jmtLQcb6ziuLydQefE",
+	"Nu2RO+9NYwM6D4XnvnMoJee7KMVsm2pEeCEqp5M1ZM+W+guBYsD5w59jCSdEiBLj/a2jYYdyUHeFmn0R",
+	"F2q6jkEx92VL7gG6AIPjtuaHtfnBtRlvAU5yxrXsGTYV8dYhK1R6CQHD2UShKucdQF1dB7YLNV6XcXTU",
+	"La/U+B7j7dcSHAq6+kyaan4d8aFzxMN+UcpX7j2dlGhQltbE1duCSreMmmshMwANXg8XfYYcyrDF4FFf",
+	"VZ0YaYhWtIHSC9UQEeSXgAYTqppWoqLXg6KPKJIirnJVa4eFVaVmM1Vd5iC8c8f45VagPpaEZu4uCYSa",
+	"KUfzLJVE5KUW0kRQB861/aZZxCqk44bxgPEVVSx9PeJFXUljf0KEsH0XHeC1B4dh5Au1NyDTB/VP9BYz",
+	"nhv2mvKJOpaU7iRHFKiO/XelEqiw9o7mIjDfYjoHIVL2gcCMgwVgnftoMMe+CtjxWfhG908jd9YQ0zxA",
+	"cTdQqdKuqqCieYXNvNWWL7O/BPkOWDOrA0ndl29yZvADkx/rXSmVQTJK2WD4ML/vGD7XmtFLCbZbuyJw",
+	"lFtTC5drc+Yu+jxuJ+bMr+FtHqfG+gDuHSLEFlciRRZ5kKoAf+0LV2IFiZDWq97RV9+pxJW6FNsA49fr",
+	"guD2sp/sVcFc+CIt1zOZPSAZ1hgbmbWDPEz8RrnjHMqx72rmuawLsnAuTzkhs5XomY4gUJ5dNwL05OBj",
+	"0Ldfy1z83NBbO59Iy6ilmHM3ZsyIcrsuV+JwXyGyLC1yILjRl6zRMAOsAwJFAwwqcoVxyfxkDMUuc8P6",
+	"RmV8bg/OkJf8OTeTrOIzXhAJL4RQVTXlBSq+IVZ1KhywplvCiGAbR7HEsyuCOLC6FBFDLSEkuKiqpYYw",
+	"Vi7ZhTAzIeQKhOeZEeXb8lNWW+ETzgxKwHRGheiT93TrVb6ojXm5UL6Zyi1INpNq9lFTO1oRAfqRV5e6",
+	"+7k8fC6GddwMtzPHS24N2XGTQsfSZ7ko98nLklaA03NuVYM3AmCH7GB3N0LIFV07OApy9IiktpMTmIiw",
+	"SS8fHSHfvshs513ghgQucjNkx0HAJeS6AjpQ5NPyCRbsAjeM8OWuGp0RVmDMc0kY9abU1j0TRF006x/s",
+	"fzsYxvInt3B0s+gXlx6uf9ax/N2qbWmjQeH64mIPxgYDaY2B0sH3i+BjI+AuIuhuKTgaEl+IiVCrVh8v",
+	"RKHk2CvUetE4tCQXglcgiHkpZNQC+0GzmBSacc1yrWtkWOmMLzmjspkkgtC7e8rGkr3tMIQnfqW21+ZD",
+	"GOn+j9n0bVhuLcRc1VgGo7psAjASmQmX4fK5rS+DAI8PoJECGMiXzzd8hi+zeZiJM09z9kA3fI9nUfoM",
+	"ThjCYaaOfKVH7hVRtXUBlEzFrQFVCCmGBbYaQPU9Ys0LMTLggvNKsFoSzS/uyMRa1Wic0q9sIiox9LXS",
+	"Uz5HGvILEct4K95i/UpMvTCKvQj3fuuojPJCeEIzOko5DmG6FHDIb16xJKiGT6yzYOpKiqwRnUYtjb6j",
+	"cAiLbyPw5LKsElrDZaBuPXCgcuK49JBwuCfegnodQMFAdS/CSohhvVL1eNLuU3cFf/axQMvPZLLe+h5u",
+	"GO/NYjX+g0txh4YIv3oHKsCuGKwsvuXuX5fjimeN2ek8BSaVKpapOukfARNxn2uWBPYtAUWcQcjSaluC",
+	"otZY+sYcyzIBgKHBacBJC4rFrbISLQqRGsbhpx6eMK2N9tLOTR0UCvngc0l5+XnFJWTAE7gpoSCLK77F",
+	"pg7bVS1IIUtyEWWlSqV5QTKbgWiEW4/dRqYZ6o21Mr6Lm+ccndAud9csWqf0NRHw36kO/bo9QVqF3/1M",
+	"pQ0MazjNIhZvnQn78ZB8bsSy2uRCx1st4Eaj5jcXIELlZhVAN7RDveCzQHNUU1l3S2PcSYRoKMhCURAU",
+	"HQCS4NOfzs7ZjmtatwQME8DakHRK8gXwkX7VTidOb/I5Saf95nB9NHxvVCEWnMsFCSq92tr/6FiGmP0f",
+	"zZJRpaRJ0NZd8PQyiUCazXMq7e1GB394HP2/J7ugrKZZ/2DvG9b7HvUs/uHpKGNZQOGpPb/u7f743bA3",
+	"iCA+Py8F8DlF7PT184g9f/F9xH4WF6cR++7H04j98OzFCVA9Pf3eyWO6gKPdAXs6lmQIIgp7X8wbSgOg",
+	"nk8LKE6DJyGvlKPBBHYO5CMZMqBgx5786fR5FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x77brnD0",
+	"8Y8wmLEERTqeXgbCPz27UY6wHLRRF/ei4d1yQdAppNEfc7sBumpDzKxCAdicqStRDZn9IHQDlD0iM5aQ",
+	"TlFQG1XxsXCDOBFFRiXttuGpmKpqfgSdQ6pY2JxHgLK2t4qWesi3JGjCw8FByxZoCFubBRwgtsteGirX",
+	"zqplq/m2WpN5k2i37Ge9FslNtAWT4bpcOvdKxvVynp7Z72hW7JD+Rwos22kPvAYzRgSVDzRc/6o0XGdC",
+	"Zsu6b6EduJUGHCCT5tZnbVWfuABK23Y0Fz+UeLRX8F8ISPdQ43FdxCeM2DygXfWxq1VlWB8PoltGgS7j",
+	"WJYDMwHjE3JAocwICdCibA3m/HjBgO4y10xUXIuM9cEtUNt6UonMGvBBZK+PpY98Cpk1IcKpkmLOJrn1",
+	"BOYhgqDOcjNkJwWqjwFxN/WqfeyOZde5m93o2H3U0l6BV9ax9IRd/oQVOhhheho8GsS3T1SRubcizZNm",
+	"CKtYYluUUEvx7Q7B7+lD+jiBBt5BA45JgvvC1yJHDH5uIiaG4yGWJXjmi+U+HLJHe/tAasaveF7Y9RCx",
+	"PWgW88AeX9x/9NheN4jYPoH3YplLO5vQ6vYfPQF2tMGQnXLrJ0MgmZAo9CLhMA57XaK2MINulQ36RCEM",
+	"O9FcFd/9Y/VPULP5IWTxaUMWD/GHO4g/FKDx2BjDm8cegqVH0Qf7RZ9WfOa+X5NlrjuF7u3EKXmesYRP",
+	"oRP//O//YSNhv7vcTic8l4RH8cJ9JZ9b+2UqLjX2hE24nrC+2xOAgCeiXeBSqhmBT+gBhA/kWgtDB2k6",
+	"QVfcCDzkWzuMpVbGFHYHQG10Ect0Yt36zN+DhlZVnocdj8JYdBYY61lAxkRriirNckc0R/sTAyeZjv1o",
+	"pUE4xJ2u/RJUdG9u9BE72N8n1E3wUIe0aTGEuq+tKoBMmRyjAhCCh+I0R6E1ZMcXLj1oJpXQMCp9ItiM",
+	"5aO93WgXd5awPA2+5lyYa+zrrG+NSLCvI9bIfkTa8s1vP3A9afipgIBy0IgahAF8OzMQp9jMGEIwwQRx",
+	"XsHcmaMVpEj0a4O4uvGO19y6USiI48UX27yQ/7Fz0h420IeY/1epa724j6lR22Z/QMC6uVLfQMja78oI",
+	"Jl2dCvgBDiC0Fyes//bs6aA5zfp9xB9J2AUvuKN05sE7LW7nsTSKJTPbgDnGQzNwHSdSmJmqLpOoReLR",
+	"PI2i7ijMH9KHwAFZT0QWS7vIs7oQrK+FYMl/1KoNmD1qEQfSDq4qFjAn4wp06vuo9O8O940GBWYQpjyX",
+	"Uhh/+CePgt6EMMe6nrJcpkVtF3+/ATHHcmEUosWjouRTdyKjJh0Qp6zURSGmgyFs9z07MJ4DO5hCuWaP",
+	"9uy+3AOA7gxNDI1RT7t7cMR7L6SuR6M8BWAwfc5D9uivYL38h+4x7p2Bpa8/ZM52uuLMxfgITGZvxrJY",
+	"+uggDJYdoG8Gw1jG8rXXhnHYZHsS/7UmaLWHGDto8yJqGtHCA2dZoZ79cSwJ/7rEXNlVIxG5w7GnAYWI",
+	"A8+G7HtVsf0DNlG1XaEjI6pYNoQz8J0aUbKAm3Xhkc3HepcqVWRqJt08SGA+WkOdgBtM9I92AbT8TeAZ",
+	"mKiZPGL5qPWFIQaPs1y7bSSyXik26TXiA5ldQnYhsTrsSkEX/2yXE63PYB1NRNGZrFnEq28q9OFkoZ/3",
+	"5AwFA7UCbEXplGCTeIBcbUCS41hf2nOT+yrNxrS8ORpl93iw+jfcyhcTIH4jHwuz3TTgT9mdxWl4yuaF",
+	"VmwsTNuMIBFuQ1qbVx39l2oWy37if/gO/54MIvtq6OGuqAj7jKeozyMS8OH1urROvwjlkp+kaLmh9nSi",
+	"ZtJuHapC9whgfUoKBPQe7B4M7mo2UxZhHZ1VM+4/0MWbKSLR9PNV7naTdXPkFhISd1L/7336oEsrKahu",
+	"9ZEpX7HSTJ3yMeJ8LsWccXR7nAoMHI2t19FPxsLQjviUlF2SwSFLoMIuiViS1pVWVeLtcSxL61WjS9fT",
+	"9sTxmznBi1yUSRleJHAkB+dGMl4UKwwaPfvnYCQ+fiJ+2KjBKQ57e+3LX9mh+FyzHJ7YNc2tQYGRp+MR",
+	"fMIN91xuX7jbTAs/nUbOfnae7SOmisyvtQgO0WOg/efM5FNxd2d/OBav5+mkk2G4EbhIqz2A+BMG183x",
+	"+4jOLRQziMLjSnA0dwcSjFrbVkHbKJACn6m6gLityK+Ea3XxrGzCgzmnGFhR2OM5BJ6NwoCB5lPhKn25",
+	"ZsliCCTxeYApqlNAw/4ID78EZ9cPRD/66yqFY2lP60o2YZXeirHuPLi765YO67Fsn9bZ9Q7rgyE7Zqc/",
+	"nZ0TiwB9BBzoZmwREsjLUvAKToQcqn1AYFYr+wepnLJIocbWSSClDocJGFAYJUxZw9TWUH3tebL8FHHp",
+	"EFUKqSP/9WQbZWG/+ESQsgMONaT92UilNZUvw1TXrayPZPHWiZIml7WIt4bs9YdPsgtxpE09yP7cPqnf",
+	"+zkWerHK8YExfTi/3mFI+Wfg8Wil/UawaHDip0obWhUzYpUIVlTKpbO4AE1xqBAMqVlv7Y6cP8w/rM8G",
+	"n4cH01w30taIhOZaySDLa5cw7DNNTBdzr/ZVrcXlhEeimG4Hobzt0teX5nuz8F6byBSP6e2Houf7zUX9",
+	"ijV1zcI+CrfMsRIaSxaI3qPD77nzZFUbffl+CzlEjmsz2Tr8+y92kSFrsP/LL/aG6sot2boqtg63dniZ",
+	"w/qinixamhcS8fdAa3MBcBKURbcNDRs08FQYDit7Wdd9uy4j5gl8qTYzCqrEZaO/6fPGTcsI/lxu+i0o",
+	"/3HJx2IKIXlAVC4OctAQInSWG3rRSrBo1n/5t5MB26bSlMjVY9g2M5Hm0Omg2ct52tUoWGfA9jd8aPC3",
+	"jovd8ZxtM25fqeYFQ4gpgndGonL4S3s4oj0naLnkcyz2WG47PGdtN4lHmqhuE+lpcmvD59B+EDGqTQoy",
+	"iXY7CZ4fTt/lLoAmlrCrIOOGD1uiV/hD55hciUKV9rW2oWJ9IopSVPrI6bj2D3YPIHlVViqrU2Su8k1n",
+	"ze0djZ8CZBj1fQ0rqzwVmvUznhdz9uztm7dnT5nvG4CdcEp9d37y9uzpufUFskLYEympkpHOV8rTSTgs",
+	"2H7H8+3+jVssDL3ODXgSdith2+z74z9HzAg+jdhEzcCNV9WljuxnMXkKZwPr9StpeGpYJgzPi3BKul2p",
+	"+8HuPruwG3gQfHGqrHARiGbp4N+7FrhKc3tcqZQasW1m7KSfKplDbAyhsia/sqvL5OmlqCKcQylyQeGw",
+	"EnKksJ+s/RrTaS3BiP/y+/8FAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

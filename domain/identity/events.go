@@ -144,6 +144,7 @@ func Events() []aggregate.Event {
 		Registered{}, EmailVerified{}, ProfileUpdated{}, RoleChanged{}, Suspended{}, Reinstated{},
 		PasswordChanged{}, SignedInNewDevice{}, TwoFactorEnabled{}, TwoFactorDisabled{},
 		StaffAccessed{}, Closed{}, TermsAccepted{}, LanguageChanged{},
+		ImpersonationStarted{}, ImpersonationEnded{}, ImpersonatedViewed{},
 	}
 }
 

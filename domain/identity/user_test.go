@@ -502,6 +502,7 @@ func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 		"user.suspended", "user.reinstated", "user.password_changed", "user.signed_in_new_device",
 		"user.two_factor_enabled", "user.two_factor_disabled", "user.staff_accessed", "user.closed",
 		"user.terms_accepted", "user.language_changed",
+		"user.impersonation_started", "user.impersonation_ended", "user.impersonated_viewed",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("registered %d types, want %d: %v", len(got), len(want), got)

@@ -45,6 +45,9 @@ const (
 	KindKYCApproved       = "kyc_approved"        // actor: the reviewer
 	KindKYCRejected       = "kyc_rejected"        // actor: the reviewer
 	KindKYCDocumentViewed = "kyc_document_viewed" // detail: the side; actor: the staff member
+	// KindStaffViewed: an admin viewed the site as the user; detail: the staff member's role
+	// (never their name or id).
+	KindStaffViewed = "staff_viewed"
 )
 
 // Projection implements projections.Projection.
@@ -67,8 +70,8 @@ func New(codec *eventstore.Registry) *Projection {
 func (*Projection) Name() string { return Name }
 
 // Version implements projections.Projection's optional definition version: 2 added the KYC
-// entries and who acted (actor_id).
-func (*Projection) Version() int { return 2 }
+// entries and who acted (actor_id); 3 the visits of staff viewing the site as the user.
+func (*Projection) Version() int { return 3 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -114,7 +117,7 @@ var handled = map[string]bool{
 	identity.TypeRegistered: true, identity.TypeEmailVerified: true, identity.TypePasswordChanged: true,
 	identity.TypeSignedInNewDevice: true, identity.TypeTwoFactorEnabled: true, identity.TypeTwoFactorDisabled: true,
 	identity.TypeStaffAccessed: true, identity.TypeRoleChanged: true, identity.TypeSuspended: true,
-	identity.TypeReinstated: true, identity.TypeClosed: true,
+	identity.TypeReinstated: true, identity.TypeClosed: true, identity.TypeImpersonationStarted: true,
 	kyc.TypeSubmitted: true, kyc.TypeApproved: true, kyc.TypeRejected: true, kyc.TypeDocumentViewed: true,
 }
 
@@ -189,6 +192,8 @@ func entry(e any) (row, bool) {
 		return row{Kind: KindSuspended, Detail: e.Reason}, true
 	case identity.Reinstated:
 		return row{Kind: KindReinstated}, true
+	case identity.ImpersonationStarted:
+		return row{Kind: KindStaffViewed, Detail: string(e.StaffRole)}, true
 	case kyc.Submitted:
 		return row{Kind: KindKYCSubmitted, Detail: strconv.Itoa(e.Submission)}, true
 	case kyc.Approved:
