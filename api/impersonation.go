@@ -42,12 +42,40 @@ type ViewRecorder interface {
 	RecordImpersonatedView(ctx context.Context, a accounts.Actor, path string) (int64, error)
 }
 
-// guardImpersonation runs right after the policy, for every operation: in a view-as-user
-// session it refuses every POST, PUT, PATCH and DELETE (but allowedWhileImpersonating) with 403
-// code `impersonating`, and records every read before answering it (one event per distinct
-// path and session; a read that cannot be recorded is not answered). This one place covers every
-// operation, present and future.
-func (idx operationIndex) guardImpersonation(rec ViewRecorder) func(http.Handler) http.Handler {
+// refuseWhileImpersonating runs first for every operation, before the policy: in a
+// view-as-user session it refuses every POST, PUT, PATCH and DELETE (but
+// allowedWhileImpersonating) with 403 code `impersonating`, whatever the operation would need
+// otherwise. This one place covers every operation, present and future.
+func (idx operationIndex) refuseWhileImpersonating(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := PrincipalFrom(r.Context())
+		if !ok || p.Impersonator == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		op, read := idx.operation(r)
+		if (!read && !allowedWhileImpersonating[op]) || refusedReadsWhileImpersonating[op] {
+			httperr.Write(w, r, errImpersonating)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// operation is the operationId of the request (HEAD as its GET) and whether it is a read.
+func (idx operationIndex) operation(r *http.Request) (string, bool) {
+	pattern := strings.TrimPrefix(chi.RouteContext(r.Context()).RoutePattern(), "/api")
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	return idx[method+" "+pattern], method == http.MethodGet || method == http.MethodOptions
+}
+
+// recordImpersonatedReads runs right after the policy: in a view-as-user session it records
+// every read the policy let through before answering it (one event per distinct path and
+// session; a read that cannot be recorded is not answered).
+func (idx operationIndex) recordImpersonatedReads(rec ViewRecorder) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p, ok := PrincipalFrom(r.Context())
@@ -55,18 +83,7 @@ func (idx operationIndex) guardImpersonation(rec ViewRecorder) func(http.Handler
 				next.ServeHTTP(w, r)
 				return
 			}
-			pattern := strings.TrimPrefix(chi.RouteContext(r.Context()).RoutePattern(), "/api")
-			method := r.Method
-			if method == http.MethodHead {
-				method = http.MethodGet
-			}
-			op := idx[method+" "+pattern]
-			read := method == http.MethodGet || method == http.MethodOptions
-			if (!read && !allowedWhileImpersonating[op]) || refusedReadsWhileImpersonating[op] {
-				httperr.Write(w, r, errImpersonating)
-				return
-			}
-			if read && rec != nil && op != "logout" {
+			if op, read := idx.operation(r); read && rec != nil && op != "logout" {
 				a, err := actorOf(r.Context())
 				if err == nil {
 					_, err = rec.RecordImpersonatedView(r.Context(), a, r.URL.Path)

@@ -227,16 +227,18 @@ func New(deps Deps) http.Handler {
 	// should not hold a key, and a caller over the limit is not asked to confirm it's them. The
 	// step-up check comes next: a request without a fresh confirmation is refused before its
 	// body or its key is looked at.
-	// A view-as-user session is refused every change right after the policy (impersonation.go).
+	// A view-as-user session is refused every change before anything else, and has its reads
+	// recorded right after the policy (impersonation.go).
 	var stepUp StepUpChecker
 	var views ViewRecorder
 	if deps.Accounts != nil {
 		stepUp, views = deps.Accounts, deps.Accounts
 	}
-	impersonation := ops.guardImpersonation(views)
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), impersonation, ops.authorize}
+	recordViews := ops.recordImpersonatedReads(views)
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), recordViews, ops.authorize, ops.refuseWhileImpersonating}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), impersonation, ops.authorize}
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), ops.limit(deps.RequestLimiter), recordViews, ops.authorize,
+			ops.refuseWhileImpersonating}
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

@@ -74,15 +74,17 @@ func (s *Service) Impersonate(ctx context.Context, a Actor, targetID string) (Im
 		if !user.Registered() {
 			return ErrUserNotFound
 		}
-		dev := session.Device{IP: a.Client.IP, UserAgent: a.Client.UserAgent, DeviceID: deviceID(a.Client)}
-		sess, err := session.New(u.tx, s.clock).CreateImpersonation(ctx, id, adminID, adminSID, dev)
-		if err != nil {
-			return err
-		}
-		if err := user.StartImpersonation(a.UserID, a.Role, sess.ID.String(), sess.ExpiresAt); err != nil {
+		// The events go first in the transaction, then the session row.
+		sid, now := uuid.Must(uuid.NewV7()), s.clock.Now()
+		if err := user.StartImpersonation(a.UserID, a.Role, sid.String(), now.Add(ImpersonationLifetime)); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {
+			return err
+		}
+		dev := session.Device{IP: a.Client.IP, UserAgent: a.Client.UserAgent, DeviceID: deviceID(a.Client)}
+		sess, err := session.New(u.tx, s.clock).CreateImpersonation(ctx, sid, id, adminID, adminSID, now, dev)
+		if err != nil {
 			return err
 		}
 		act := token.Impersonator{UserID: adminID, Role: string(a.Role), SessionID: adminSID}

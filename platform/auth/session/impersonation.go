@@ -14,12 +14,11 @@ import (
 // long after it started however active it is.
 const ImpersonationLifetime = 15 * time.Minute
 
-// CreateImpersonation starts a view-as-user session: a session of userID held by admin adminID,
-// who returns to their own session adminSessionID when it ends. Its refresh token is made and
-// thrown away, so nothing can extend it past ImpersonationLifetime.
-func (s *Store) CreateImpersonation(ctx context.Context, userID, adminID, adminSessionID uuid.UUID, dev Device) (Session, error) {
-	now := s.clock.Now()
-	id := uuid.Must(uuid.NewV7())
+// CreateImpersonation starts the view-as-user session id, started at now: a session of userID
+// held by admin adminID, who returns to their own session adminSessionID when it ends. It ends
+// at now + ImpersonationLifetime; its refresh token is made and thrown away, so nothing can
+// extend it.
+func (s *Store) CreateImpersonation(ctx context.Context, id, userID, adminID, adminSessionID uuid.UUID, now time.Time, dev Device) (Session, error) {
 	sess := Session{
 		ID: id, UserID: userID, FamilyID: id, CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: now.Add(ImpersonationLifetime), IP: truncate(dev.IP), UserAgent: truncate(dev.UserAgent),
