@@ -83,6 +83,9 @@ export const api = generatedApi.enhanceEndpoints({
     login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithCode: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    // Viewing as a user, and back: everything cached belongs to the other person.
+    impersonateUser: { invalidatesTags: [...signedInData] },
+    exitImpersonation: { invalidatesTags: [...signedInData] },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
     uploadPhoto: {
@@ -250,6 +253,8 @@ export const {
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
   useGoogleLinkMutation,
+  useImpersonateUserMutation,
+  useExitImpersonationMutation,
   useListSessionsQuery,
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,

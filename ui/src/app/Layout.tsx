@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Toaster } from '../components/toast/Toaster';
 import { selectAuth } from '../features/auth/authSlice';
 import { StepUpHost } from '../features/auth/StepUpHost';
+import { ImpersonationBanner } from '../features/profile/impersonation/ImpersonationBanner';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { useTranslation } from '../i18n';
 import { useCurrentPage } from './currentPage';
@@ -47,6 +48,7 @@ export function Layout() {
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
+      {auth.isLoggedIn ? <ImpersonationBanner /> : null}
       <div className={app ? 'app-shell' : 'site-frame'}>
         {kind === 'site' ? (
           <header className="site-header">

@@ -10,8 +10,9 @@ import { FormError, useFormError } from '../../components/form/FormError';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
+import { ImpersonateDialog } from './impersonation/ImpersonateDialog';
 
-type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
+type Pending = { kind: 'role' | 'suspend' | 'delete' | 'impersonate'; user: User } | null;
 
 
 // A user's money as the books hold it. When the server could not read the figures they are
@@ -46,6 +47,7 @@ function UserFigures({ user }: { user: User }) {
 
 function UserCard({ user, canManage, onAction }: { user: User; canManage: boolean; onAction: (p: NonNullable<Pending>) => void }) {
   const { t } = useTranslation('staff');
+  const { t: tImpersonation } = useTranslation('impersonation');
   const labels = useLabels();
   const run = useRunMutation();
   const [formError, setFormError] = useFormError();
@@ -67,6 +69,8 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       ? { label: t('users.reinstate'), onSelect: () => void doReinstate() }
       : { label: t('users.suspend'), onSelect: () => onAction({ kind: 'suspend', user }) },
     { label: t('users.delete'), tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
+    // Not of another admin (docs/staff.md, "Viewing as a user").
+    ...(user.role === 'admin' ? [] : [{ label: tImpersonation('menuItem'), onSelect: () => onAction({ kind: 'impersonate', user }) }]),
   ];
 
   return (
@@ -171,6 +175,7 @@ export function UsersTab({ me }: { me: User }) {
       {pending?.kind === 'role' ? <ChangeRoleDialog user={pending.user} onClose={() => setPending(null)} /> : null}
       {pending?.kind === 'suspend' ? <SuspendDialog user={pending.user} onClose={() => setPending(null)} /> : null}
       {pending?.kind === 'delete' ? <DeleteUserDialog user={pending.user} onClose={() => setPending(null)} /> : null}
+      {pending?.kind === 'impersonate' ? <ImpersonateDialog user={pending.user} onClose={() => setPending(null)} /> : null}
     </div>
   );
 }
