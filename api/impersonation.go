@@ -21,13 +21,16 @@ var errImpersonating = domainerr.Coded(domainerr.Forbidden, "impersonating",
 
 const msgImpersonationExited = "You are back in your own account."
 
-// allowedWhileImpersonating are the only operations that change something which a view-as-user
-// session may call: leaving it, signing out, and the session refresh (which can only bring the
-// admin's own session back, the view-as-user session having no refresh token).
+// allowedWhileImpersonating are the only unsafe-method operations a view-as-user session may
+// call: leaving it, signing out, the session refresh (which can only bring the admin's own
+// session back, the view-as-user session having no refresh token), and the withdrawal quote, a
+// read sent as POST that changes nothing, so the admin sees the withdrawal page as the user does
+// up to the request itself.
 var allowedWhileImpersonating = map[string]bool{
 	"exitImpersonation": true,
 	"logout":            true,
 	"refreshSession":    true,
+	"quoteWithdrawal":   true,
 }
 
 // refusedReadsWhileImpersonating are reads that would do more than read: the Google flows link

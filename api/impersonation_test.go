@@ -195,7 +195,7 @@ func TestEveryChangeIsRefusedWhileViewingAsAUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	param := regexp.MustCompile(`\{[^}]+\}`)
-	allowed := map[string]bool{"exitImpersonation": true, "logout": true, "refreshSession": true}
+	allowed := map[string]bool{"exitImpersonation": true, "logout": true, "refreshSession": true, "quoteWithdrawal": true}
 	var tested []string
 	for path, ops := range spec.Paths {
 		for method, op := range ops {
@@ -237,6 +237,13 @@ func TestEveryChangeIsRefusedWhileViewingAsAUser(t *testing.T) {
 		if sort.SearchStrings(tested, must) == len(tested) || tested[sort.SearchStrings(tested, must)] != must {
 			t.Errorf("%s was not among the operations tried: %v", must, tested)
 		}
+	}
+	// The withdrawal quote, a read sent as POST, is answered: the page shows the fee as the user
+	// would see it (here: nothing to withdraw), up to the request itself.
+	res = quote(admin, map[string]string{"network": "TRC20", "amount": "100"})
+	expect(t, res, http.StatusUnprocessableEntity)
+	if e := decodeError(t, res); e.Message != "Insufficient balance: $0.00 is available" {
+		t.Fatalf("the quote while viewing: %+v", e)
 	}
 	// Reads that would link or sign in an account are refused too.
 	expect(t, admin.do(http.MethodGet, "/api/users/google/start", nil), http.StatusForbidden)
