@@ -39,6 +39,16 @@ func me(t *testing.T, c *client) viewedUserJSON {
 	return decodeJSON[viewedUserJSON](t, res)
 }
 
+// signInAgain signs an existing account in from a new browser (password, then the e-mailed code).
+func signInAgain(t *testing.T, a *app, email string) (*client, userJSON) {
+	t.Helper()
+	b := a.browser(t)
+	expect(t, b.do(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": testPassword}), http.StatusAccepted)
+	res := b.do(http.MethodPost, "/api/users/loginWithCode/"+email, map[string]string{"loginCode": a.LatestCode(t, email, "sign-in code")})
+	expect(t, res, http.StatusOK)
+	return b, decodeUser(t, res)
+}
+
 func impersonate(t *testing.T, admin *client, userID string) impersonationJSON {
 	t.Helper()
 	res := admin.do(http.MethodPost, "/api/users/impersonate/"+userID, nil)
@@ -161,6 +171,15 @@ func TestExitingReturnsTheAdminToTheirOwnSessionOrToSignIn(t *testing.T) {
 	if u := me(t, admin); u.ID != adminUser.ID {
 		t.Fatalf("after the view ended with the user's sessions: %+v", u)
 	}
+
+	// Signing out of the view signs the admin out too: the browser forgets both sessions, and the
+	// server ends both.
+	view := impersonate(t, admin, ivy.ID)
+	expect(t, admin.do(http.MethodGet, "/api/users/logout", nil), http.StatusOK)
+	expect(t, a.apiClient(t, view.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+	expect(t, a.apiClient(t, adminUser.Token).do(http.MethodGet, "/api/users/getUser", nil), http.StatusUnauthorized)
+	admin, adminUser = signInAgain(t, a, "ada@example.com")
+	stepUp(t, admin)
 
 	// The admin's own session ends (signed out everywhere): the view ends with it, and the admin
 	// signs in again.

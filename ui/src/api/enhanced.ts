@@ -70,6 +70,10 @@ const signedInData = [
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
 // and the staff queue. The upload itself runs on XMLHttpRequest for its progress events
 // (features/kyc), which then invalidates these.
+// Viewing as a user, and back (features/profile/impersonation): everything cached belongs to the
+// other person. Dropped after the switch, once the page showing it has gone.
+export const switchedUserInvalidates = signedInData.filter((tag) => tag !== 'Me');
+
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
@@ -83,9 +87,6 @@ export const api = generatedApi.enhanceEndpoints({
     login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithCode: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
-    // Viewing as a user, and back: everything cached belongs to the other person.
-    impersonateUser: { invalidatesTags: [...signedInData] },
-    exitImpersonation: { invalidatesTags: [...signedInData] },
 
     updateUser: { invalidatesTags: ['Me', { type: 'SecurityLog', id: 'LIST' }, userList] },
     uploadPhoto: {

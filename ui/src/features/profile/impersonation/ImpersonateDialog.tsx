@@ -4,7 +4,9 @@ import { Dialog } from '../../../components/Dialog';
 import { FormError, useFormError } from '../../../components/form/FormError';
 import { useRunMutation } from '../../../components/useRunMutation';
 import { useTranslation } from '../../../i18n';
+import { useAppDispatch } from '../../../app/hooks';
 import { useStepUpFirst } from '../../auth/useStepUpFirst';
+import { switchUser } from './switchUser';
 
 // Asks an admin to confirm before viewing the site as user (docs/staff.md, "Viewing as a user"),
 // then asks them to confirm it is them (step-up) and opens the user's account page.
@@ -12,6 +14,7 @@ export function ImpersonateDialog({ user, onClose }: { user: User; onClose: () =
   const { t } = useTranslation('impersonation');
   const run = useRunMutation();
   const navigate = useNavigate();
+  const dispatch = useAppDispatch();
   const stepUpFirst = useStepUpFirst();
   const [formError, setFormError] = useFormError();
   const [impersonate, { isLoading }] = useImpersonateUserMutation();
@@ -24,7 +27,7 @@ export function ImpersonateDialog({ user, onClose }: { user: User; onClose: () =
       success: () => t('started', { name: user.name }),
       formError: setFormError,
     });
-    if (outcome.ok) navigate('/my-account');
+    if (outcome.ok) await switchUser(dispatch, () => navigate('/my-account'));
   };
 
   return (

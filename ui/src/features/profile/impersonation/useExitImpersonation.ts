@@ -5,6 +5,7 @@ import { useAppDispatch } from '../../../app/hooks';
 import { useRunMutation } from '../../../components/useRunMutation';
 import { useTranslation } from '../../../i18n';
 import { loggedOut } from '../../auth/authSlice';
+import { switchUser } from './switchUser';
 
 // Leaves a view-as-user session (docs/staff.md, "Viewing as a user"): back to the admin's own
 // account and its users list, or to sign-in when the admin's own session has ended meanwhile.
@@ -23,7 +24,7 @@ export function useExitImpersonation(formError: (message: string | null) => void
     });
     if (!outcome.ok) return;
     if (outcome.data.signedIn) {
-      navigate('/user-profile?tab=users');
+      await switchUser(dispatch, () => navigate('/user-profile?tab=users'));
       return;
     }
     dispatch(loggedOut());
