@@ -28,7 +28,8 @@ describe('viewing as a user', () => {
       'GET /api/users/step-up': json({ confirmed: true }),
       'POST /api/users/impersonate/u2': json({ message: 'ok', token: 't', expiresAt: '2030-01-01T00:15:00Z', userId: 'u2', name: 'Ivy Investor' }),
     });
-    await user.click(await screen.findByRole('button', { name: 'Actions for Alan Admin' }));
+    // The first render loads the profile page's code; on a busy machine that takes a while.
+    await user.click(await screen.findByRole('button', { name: 'Actions for Alan Admin' }, { timeout: 15_000 }));
     expect(screen.queryByRole('button', { name: 'View as user' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Actions for Ivy Investor' }));
     await user.click(screen.getByRole('button', { name: 'View as user' }));
@@ -45,9 +46,9 @@ describe('viewing as a user', () => {
     const { api, user } = open('/user-profile?tab=exit-impersonation', viewed, {
       'POST /api/users/exit-impersonation': json({ message: 'You are back in your own account.', signedIn: true }),
     });
-    const banner = await screen.findByTestId('impersonation-banner');
+    const banner = await screen.findByTestId('impersonation-banner', {}, { timeout: 15_000 });
     expect(banner.textContent).toContain('You are viewing Clearvest as Ivy Investor. Changes are disabled.');
-    expect(await screen.findByRole('tab', { name: 'Exit Impersonation', selected: true })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Exit Impersonation', selected: true }, { timeout: 15_000 })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Exit impersonation' }));
     await waitFor(() => expect(api.to('POST /api/users/exit-impersonation')).toHaveLength(1));
     expect(await screen.findByText('You are back in your own account.')).toBeTruthy();
