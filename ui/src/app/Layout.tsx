@@ -4,6 +4,7 @@ import { Toaster } from '../components/toast/Toaster';
 import { selectAuth } from '../features/auth/authSlice';
 import { StepUpHost } from '../features/auth/StepUpHost';
 import { ImpersonationBanner } from '../features/profile/impersonation/ImpersonationBanner';
+import { DropPreviousPerson } from '../features/profile/impersonation/switchUser';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { useTranslation } from '../i18n';
 import { useCurrentPage } from './currentPage';
@@ -89,6 +90,8 @@ export function Layout() {
       <div className="chat-slot" id="chat-slot" />
       <StepUpHost />
       <Toaster />
+      {/* Last, so that its effect runs after the old page's queries have unsubscribed. */}
+      {auth.isLoggedIn ? <DropPreviousPerson /> : null}
     </>
   );
 }
