@@ -97,6 +97,15 @@ func TestOnlyAnAdminWithAFreshStepUpViewsTheSiteAsAnotherNonAdminUser(t *testing
 	if e := decodeError(t, res); e.Message != "This account is closed; there is nothing to view." {
 		t.Fatalf("a closed account: %+v", e)
 	}
+	// Nor a suspended one: it has no session that may act.
+	if _, err := a.Accounts.Suspend(context.Background(), accounts.Actor{UserID: adminUser.ID, Role: "admin"}, ivy.ID, "fraud check"); err != nil {
+		t.Fatal(err)
+	}
+	res = admin.do(http.MethodPost, "/api/users/impersonate/"+ivy.ID, nil)
+	expect(t, res, http.StatusUnprocessableEntity)
+	if e := decodeError(t, res); e.Message != "This account is suspended; reinstate it to view the site as this user." {
+		t.Fatalf("a suspended account: %+v", e)
+	}
 	if got := me(t, admin); got.ID != adminUser.ID || got.IsImpersonated {
 		t.Fatalf("after the refusals the admin is %+v", got)
 	}

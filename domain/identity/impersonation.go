@@ -49,18 +49,23 @@ var (
 	ErrImpersonateSelf   = domainerr.New(domainerr.RuleBroken, "You cannot view the site as yourself.")
 	ErrImpersonateAdmin  = domainerr.New(domainerr.RuleBroken, "You cannot view the site as another admin.")
 	ErrImpersonateClosed = domainerr.New(domainerr.RuleBroken, "This account is closed; there is nothing to view.")
-	ErrImpersonateStaff  = domainerr.New(domainerr.Forbidden, "Only an admin can view the site as a user.")
+	// ErrImpersonateSuspended: a suspended account has no session that may act, a view included.
+	ErrImpersonateSuspended = domainerr.New(domainerr.RuleBroken, "This account is suspended; reinstate it to view the site as this user.")
+	ErrImpersonateStaff     = domainerr.New(domainerr.Forbidden, "Only an admin can view the site as a user.")
 )
 
 // StartImpersonation records that admin staffID begins a view-as-user session sessionID on
 // this account, which ends by itself at expiresAt. Nobody views as themselves, as another admin,
-// or as a closed account.
+// or as a closed or suspended account.
 func (u *User) StartImpersonation(staffID string, staffRole Role, sessionID string, expiresAt time.Time) error {
 	if !u.registered {
 		return ErrNotRegistered
 	}
-	if u.status == StatusClosed {
+	switch u.status {
+	case StatusClosed:
 		return ErrImpersonateClosed
+	case StatusSuspended:
+		return ErrImpersonateSuspended
 	}
 	if err := validateID(staffID, ErrInvalidStaffID); err != nil {
 		return err

@@ -539,8 +539,9 @@ func TestImpersonation(t *testing.T) {
 		users.Given(registered, identity.RoleChanged{From: identity.RoleSubscriber, To: identity.RoleAdmin}).
 			When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateAdmin)
 	})
-	t.Run("nor as a closed account", func(t *testing.T) {
+	t.Run("nor as a closed or suspended account", func(t *testing.T) {
 		t.Parallel()
 		users.Given(registered, identity.Closed{}).When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateClosed)
+		users.Given(registered, identity.Suspended{Reason: "fraud"}).When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateSuspended)
 	})
 }

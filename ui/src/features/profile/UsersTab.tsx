@@ -69,8 +69,8 @@ function UserCard({ user, canManage, onAction }: { user: User; canManage: boolea
       ? { label: t('users.reinstate'), onSelect: () => void doReinstate() }
       : { label: t('users.suspend'), onSelect: () => onAction({ kind: 'suspend', user }) },
     { label: t('users.delete'), tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
-    // Not of another admin (docs/staff.md, "Viewing as a user").
-    ...(user.role === 'admin' ? [] : [{ label: tImpersonation('menuItem'), onSelect: () => onAction({ kind: 'impersonate', user }) }]),
+    // Not of another admin, nor of a suspended account (docs/staff.md, "Viewing as a user").
+    ...(user.role === 'admin' || suspended ? [] : [{ label: tImpersonation('menuItem'), onSelect: () => onAction({ kind: 'impersonate', user }) }]),
   ];
 
   return (
