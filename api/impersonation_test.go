@@ -154,6 +154,9 @@ func TestExitingReturnsTheAdminToTheirOwnSessionOrToSignIn(t *testing.T) {
 
 	res := admin.do(http.MethodPost, "/api/users/exit-impersonation", nil)
 	expect(t, res, http.StatusConflict)
+	if e := decodeError(t, res); e.Code != "not_impersonating" {
+		t.Fatalf("exit from one's own session: %+v", e)
+	}
 
 	stepUp(t, admin)
 	impersonate(t, admin, ivy.ID)

@@ -35,8 +35,9 @@ const (
 )
 
 var (
-	// ErrNotImpersonating answers exit-impersonation from a session of one's own.
-	ErrNotImpersonating = domainerr.New(domainerr.Conflict, "You are not viewing the site as another user.")
+	// ErrNotImpersonating answers exit-impersonation from a session of one's own (also after the
+	// view ran out and the refresh brought the admin's own session back).
+	ErrNotImpersonating = domainerr.Coded(domainerr.Conflict, "not_impersonating", "You are not viewing the site as another user.")
 	// ErrImpersonating answers a view-as-user request made from a view-as-user session.
 	ErrImpersonating = domainerr.New(domainerr.Conflict, "You are already viewing the site as a user. Please exit first.")
 )

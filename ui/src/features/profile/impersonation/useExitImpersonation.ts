@@ -21,7 +21,13 @@ export function useExitImpersonation(formError: (message: string | null) => void
       fallback: t('exitFailed'),
       success: (data) => (data.signedIn ? t('exited') : t('signInAgain')),
       formError,
+      // The view had run out and the refresh brought the admin's own session back: already out.
+      handled: (error) => error.code === 'not_impersonating',
     });
+    if (!outcome.ok && outcome.error.code === 'not_impersonating') {
+      await switchUser(dispatch, () => navigate('/user-profile?tab=users'));
+      return;
+    }
     if (!outcome.ok) return;
     if (outcome.data.signedIn) {
       await switchUser(dispatch, () => navigate('/user-profile?tab=users'));
