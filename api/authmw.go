@@ -37,6 +37,9 @@ type Principal struct {
 	// ViaCookie is true when the browser's cookie (not a bearer token) authenticated the
 	// request; only such requests need the CSRF checks.
 	ViaCookie bool
+	// Impersonator is the admin holding a view-as-user session (impersonation.go), nil for the
+	// user's own session.
+	Impersonator *accounts.Impersonator
 }
 
 // Authenticator resolves an access token to the principal behind it, checking the session and
@@ -96,7 +99,7 @@ func authenticate(a Authenticator) func(http.Handler) http.Handler {
 				p, err := a.Authenticate(r.Context(), st.token)
 				switch {
 				case err == nil:
-					st.principal = &Principal{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, ViaCookie: st.viaCookie}
+					st.principal = &Principal{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, ViaCookie: st.viaCookie, Impersonator: p.Impersonator}
 				case errors.Is(err, identity.ErrSuspended):
 					st.suspended = true
 				default:

@@ -193,6 +193,9 @@ var operationActions = map[string]Action{
 
 	// Staff hear, live, when their queues change.
 	"streamStaffEvents": ActReviewQueues,
+	// Viewing the site as a user (impersonation.go).
+	"impersonateUser":   ActImpersonate,
+	"exitImpersonation": ActOwnAccount,
 }
 
 // Allowed reports whether role may perform action.

@@ -238,16 +238,21 @@ func New(deps Deps) http.Handler {
 	// step-up check comes next: a request without a fresh confirmation is refused before its
 	// body or its key is looked at.
 	// Before the step-up, production refuses a staff decision from an account without a passkey
-	// or an authenticator app: no point in confirming with what cannot decide.
+	// or an authenticator app: no point in confirming with what cannot decide. A view-as-user
+	// session is refused every change before anything else, and has its reads recorded right
+	// after the policy (impersonation.go).
 	var stepUp StepUpChecker
 	var secondFactor SecondFactorChecker
+	var views ViewRecorder
 	if deps.Accounts != nil {
-		stepUp, secondFactor = deps.Accounts, deps.Accounts
+		stepUp, secondFactor, views = deps.Accounts, deps.Accounts, deps.Accounts
 	}
 	staffFactor := ops.requireStaffSecondFactor(secondFactor, deps.Env == EnvProduction)
-	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, ops.authorize}
+	recordViews := ops.recordImpersonatedReads(views)
+	operationMiddlewares := []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, recordViews, ops.authorize, ops.refuseWhileImpersonating}
 	if deps.RequestLimiter != nil {
-		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, ops.limit(deps.RequestLimiter), ops.authorize}
+		operationMiddlewares = []apigen.MiddlewareFunc{ops.requireStepUp(stepUp), staffFactor, ops.limit(deps.RequestLimiter), recordViews, ops.authorize,
+			ops.refuseWhileImpersonating}
 	}
 	if deps.Idempotency != nil {
 		idem, err := idempotencyFor(deps.Idempotency)

@@ -68,19 +68,24 @@ func staffOperations(t *testing.T) []staffOperation {
 // The expected status is the table's: 401 for an anonymous caller, 403 for anyone the roles
 // table leaves out (investors, suspended staff, an admin viewing the site as an investor), and
 // for those it lets in an answer from the operation itself: its validation (400, 422), a 404
-// for the made-up id, a 409, or success; never 401 or 403. Each caller has confirmed it is the
+// for the made-up id, a 409, or success; never 401 or 403. Viewing the site as a user gives an
+// admin nothing of their own role. Each caller has confirmed it is the
 // person just before, so the step-up rule is not what answers.
 func TestEveryStaffOperationByEveryKindOfCaller(t *testing.T) {
 	t.Parallel()
 	a := newInvestAppWithHistory(t).app
 	ctx := context.Background()
-	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	investor, investorUser := a.member(t, "ivy@example.com", "subscriber")
 	author, _ := a.member(t, "author@example.com", "author")
 	admin, adminUser := a.member(t, "admin@example.com", "admin")
 	suspended, suspendedUser := a.member(t, "suspended@example.com", "author")
 	for _, c := range []*client{investor, author, admin, suspended} {
 		stepUp(t, c)
 	}
+	// An admin viewing the site as the investor, on a session of its own.
+	viewer, _ := a.member(t, "viewer@example.com", "admin")
+	stepUp(t, viewer)
+	viewing := a.apiClient(t, impersonate(t, viewer, investorUser.ID).Token)
 	if _, err := a.Accounts.Suspend(ctx, accounts.Actor{UserID: adminUser.ID, Role: "admin"}, suspendedUser.ID, "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +98,7 @@ func TestEveryStaffOperationByEveryKindOfCaller(t *testing.T) {
 		{"suspended author", suspended},
 		{"author", author},
 		{"admin", admin},
+		{"admin viewing as the investor", viewing},
 	}
 
 	ops := staffOperations(t)

@@ -28,6 +28,7 @@ var stepUpOperations = map[string]bool{
 	"removePasskey":   true,
 	"approveProposal": true,
 	"rejectProposal":  true,
+	"impersonateUser": true,
 }
 
 // errStaffSecondFactor refuses a staff decision in production from an account that proves no

@@ -121,7 +121,7 @@ func actorOf(ctx context.Context) (accounts.Actor, error) {
 	if !ok {
 		return accounts.Actor{}, accounts.ErrNotSignedIn
 	}
-	return accounts.Actor{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, Client: clientOf(ctx)}, nil
+	return accounts.Actor{UserID: p.UserID, Role: p.Role, SessionID: p.SessionID, Client: clientOf(ctx), Impersonator: p.Impersonator}, nil
 }
 
 // caller is the signed-in user an own-account or staff operation acts as.
@@ -467,7 +467,7 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 		if err != nil {
 			return nil, err
 		}
-		return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
+		return apigen.GetUser200JSONResponse(withImpersonation(ctx, userJSON(u, ""))), nil
 	}
 	// The figures come from the books, read in the same query as the user's row: this is every
 	// signed-in page's first request, so it is one round trip to the database.
@@ -485,7 +485,17 @@ func (s *server) GetUser(ctx context.Context, _ apigen.GetUserRequestObject) (ap
 		return nil, err
 	}
 	setFigures(&u, b)
-	return apigen.GetUser200JSONResponse(userJSON(u, "")), nil
+	return apigen.GetUser200JSONResponse(withImpersonation(ctx, userJSON(u, ""))), nil
+}
+
+// withImpersonation marks the user of a view-as-user session, so every page shows the banner.
+func withImpersonation(ctx context.Context, u apigen.User) apigen.User {
+	if p, ok := PrincipalFrom(ctx); ok && p.Impersonator != nil {
+		u.IsImpersonated = true
+		until := p.Impersonator.Until
+		u.ImpersonationEndsAt = &until
+	}
+	return u
 }
 
 func (s *server) UpdateUser(ctx context.Context, req apigen.UpdateUserRequestObject) (apigen.UpdateUserResponseObject, error) {
@@ -722,6 +732,9 @@ func (s *server) GetSecurityLog(ctx context.Context, _ apigen.GetSecurityLogRequ
 		}
 		if e.UserAgent != "" {
 			item.UserAgent = &e.UserAgent
+		}
+		if e.StaffRole != "" {
+			item.StaffRole = &e.StaffRole
 		}
 		out = append(out, item)
 	}

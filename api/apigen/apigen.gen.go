@@ -1453,6 +1453,25 @@ type HistoryItem struct {
 // HistoryType What an item is about; `Transaction` is a deposit.
 type HistoryType string
 
+// ImpersonationExited defines model for ImpersonationExited.
+type ImpersonationExited struct {
+	Message string `json:"message"`
+
+	// SignedIn True when the admin is back in their own session; false when it had ended.
+	SignedIn bool `json:"signedIn"`
+}
+
+// ImpersonationStarted defines model for ImpersonationStarted.
+type ImpersonationStarted struct {
+	ExpiresAt time.Time `json:"expiresAt"`
+	Message   string    `json:"message"`
+	Name      string    `json:"name"`
+
+	// Token The view-as-user access token (also set as `cv_access`).
+	Token  string `json:"token"`
+	UserId string `json:"userId"`
+}
+
 // InvestEligibility defines model for InvestEligibility.
 type InvestEligibility struct {
 	Eligible bool `json:"eligible"`
@@ -2314,11 +2333,14 @@ type SecurityLogEntry struct {
 
 	// Kind signed_in, registered, email_verified, password_changed, new_device_sign_in,
 	// two_factor_enabled, two_factor_disabled, passkey_added, passkey_removed, role_changed, suspended, reinstated,
-	// staff_access (new kinds may appear; show `description`).
+	// staff_access, staff_viewed (new kinds may appear; show `description`).
 	//
 	//
 	// Example: new_device_sign_in
-	Kind      string  `json:"kind"`
+	Kind string `json:"kind"`
+
+	// StaffRole For `staff_viewed`, the role of the staff member who viewed the account (never their name).
+	StaffRole *string `json:"staffRole,omitempty"`
 	UserAgent *string `json:"userAgent,omitempty"`
 }
 
@@ -2684,9 +2706,14 @@ type User struct {
 	Figures *UserFigures `json:"figures,omitempty"`
 	HasFees bool         `json:"hasFees"`
 
+	// ImpersonationEndsAt In a view-as-user session, when it ends by itself.
+	ImpersonationEndsAt *time.Time `json:"impersonationEndsAt,omitempty"`
+
 	// InvestmentBalance Example: 0.00
 	InvestmentBalance string `json:"investmentBalance"`
-	IsImpersonated    bool   `json:"isImpersonated"`
+
+	// IsImpersonated True in a view-as-user session an admin holds (docs/staff.md, "Viewing as a user").
+	IsImpersonated bool `json:"isImpersonated"`
 
 	// IsVerified The e-mail address is verified.
 	IsVerified bool      `json:"isVerified"`
@@ -3401,6 +3428,14 @@ type PostCorrectionParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ExitImpersonationParams defines parameters for ExitImpersonation.
+type ExitImpersonationParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SetFeeExemptionParams defines parameters for SetFeeExemption.
 type SetFeeExemptionParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3454,6 +3489,14 @@ type GoogleStartParams struct {
 	Return      *string   `form:"return,omitempty" json:"return,omitempty"`
 	AcceptTerms *bool     `form:"acceptTerms,omitempty" json:"acceptTerms,omitempty"`
 	Language    *Language `form:"language,omitempty" json:"language,omitempty"`
+}
+
+// ImpersonateUserParams defines parameters for ImpersonateUser.
+type ImpersonateUserParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetMyKycParams defines parameters for GetMyKyc.
@@ -4184,6 +4227,9 @@ type ServerInterface interface {
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(w http.ResponseWriter, r *http.Request)
+	// ExitImpersonation Leave a view-as-user session
+	// (POST /users/exit-impersonation)
+	ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams)
 	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
 	// (PUT /users/fees-toggle/{id})
 	SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams)
@@ -4205,6 +4251,9 @@ type ServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams)
+	// ImpersonateUser View the site as a user, for support (admins)
+	// (POST /users/impersonate/{id})
+	ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams)
 	// GetMyKyc The signed-in user's identity check
 	// (GET /users/kyc)
 	GetMyKyc(w http.ResponseWriter, r *http.Request, params GetMyKycParams)
@@ -4775,6 +4824,12 @@ func (_ Unimplemented) StreamUserEvents(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ExitImpersonation Leave a view-as-user session
+// (POST /users/exit-impersonation)
+func (_ Unimplemented) ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
 // (PUT /users/fees-toggle/{id})
 func (_ Unimplemented) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
@@ -4814,6 +4869,12 @@ func (_ Unimplemented) GoogleRedirect(w http.ResponseWriter, r *http.Request, pa
 // GoogleStart Begin the Google redirect sign-in
 // (GET /users/google/start)
 func (_ Unimplemented) GoogleStart(w http.ResponseWriter, r *http.Request, params GoogleStartParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ImpersonateUser View the site as a user, for support (admins)
+// (POST /users/impersonate/{id})
+func (_ Unimplemented) ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7742,6 +7803,47 @@ func (siw *ServerInterfaceWrapper) StreamUserEvents(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ExitImpersonation operation middleware
+func (siw *ServerInterfaceWrapper) ExitImpersonation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExitImpersonationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExitImpersonation(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SetFeeExemption operation middleware
 func (siw *ServerInterfaceWrapper) SetFeeExemption(w http.ResponseWriter, r *http.Request) {
 
@@ -8078,6 +8180,56 @@ func (siw *ServerInterfaceWrapper) GoogleStart(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GoogleStart(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImpersonateUser operation middleware
+func (siw *ServerInterfaceWrapper) ImpersonateUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id UserID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImpersonateUserParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImpersonateUser(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -10588,6 +10740,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/users/reinstate/{id}", wrapper.ReinstateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/impersonate/{id}", wrapper.ImpersonateUser)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/exit-impersonation", wrapper.ExitImpersonation)
 	})
 	r.Group(func(r chi.Router) {
 		r.Delete(options.BaseURL+"/users/{id}", wrapper.DeleteUser)
@@ -16407,6 +16565,100 @@ func (response StreamUserEvents500JSONResponse) VisitStreamUserEventsResponse(w 
 	return err
 }
 
+type ExitImpersonationRequestObject struct {
+	Params ExitImpersonationParams
+}
+
+type ExitImpersonationResponseObject interface {
+	VisitExitImpersonationResponse(w http.ResponseWriter) error
+}
+
+type ExitImpersonation200JSONResponse ImpersonationExited
+
+func (response ExitImpersonation200JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExitImpersonation401JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExitImpersonation403JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ExitImpersonation409JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ExitImpersonation422JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExitImpersonation500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ExitImpersonation500JSONResponse) VisitExitImpersonationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetFeeExemptionRequestObject struct {
 	Id     UserID `json:"id"`
 	Params SetFeeExemptionParams
@@ -16990,6 +17242,115 @@ func (response GoogleStart404JSONResponse) VisitGoogleStartResponse(w http.Respo
 type GoogleStart500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GoogleStart500JSONResponse) VisitGoogleStartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUserRequestObject struct {
+	Id     UserID `json:"id"`
+	Params ImpersonateUserParams
+}
+
+type ImpersonateUserResponseObject interface {
+	VisitImpersonateUserResponse(w http.ResponseWriter) error
+}
+
+type ImpersonateUser200JSONResponse ImpersonationStarted
+
+func (response ImpersonateUser200JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ImpersonateUser401JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ImpersonateUser403JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ImpersonateUser404JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ImpersonateUser409JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ImpersonateUser422JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImpersonateUser500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ImpersonateUser500JSONResponse) VisitImpersonateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -22551,6 +22912,9 @@ type StrictServerInterface interface {
 	// StreamUserEvents Server-sent events telling the caller that their money changed
 	// (GET /users/events)
 	StreamUserEvents(ctx context.Context, request StreamUserEventsRequestObject) (StreamUserEventsResponseObject, error)
+	// ExitImpersonation Leave a view-as-user session
+	// (POST /users/exit-impersonation)
+	ExitImpersonation(ctx context.Context, request ExitImpersonationRequestObject) (ExitImpersonationResponseObject, error)
 	// SetFeeExemption Turn a user's withdrawal fee exemption on or off (admins)
 	// (PUT /users/fees-toggle/{id})
 	SetFeeExemption(ctx context.Context, request SetFeeExemptionRequestObject) (SetFeeExemptionResponseObject, error)
@@ -22572,6 +22936,9 @@ type StrictServerInterface interface {
 	// GoogleStart Begin the Google redirect sign-in
 	// (GET /users/google/start)
 	GoogleStart(ctx context.Context, request GoogleStartRequestObject) (GoogleStartResponseObject, error)
+	// ImpersonateUser View the site as a user, for support (admins)
+	// (POST /users/impersonate/{id})
+	ImpersonateUser(ctx context.Context, request ImpersonateUserRequestObject) (ImpersonateUserResponseObject, error)
 	// GetMyKyc The signed-in user's identity check
 	// (GET /users/kyc)
 	GetMyKyc(ctx context.Context, request GetMyKycRequestObject) (GetMyKycResponseObject, error)
@@ -24665,6 +25032,32 @@ func (sh *strictHandler) StreamUserEvents(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ExitImpersonation operation middleware
+func (sh *strictHandler) ExitImpersonation(w http.ResponseWriter, r *http.Request, params ExitImpersonationParams) {
+	var request ExitImpersonationRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExitImpersonation(ctx, request.(ExitImpersonationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExitImpersonation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExitImpersonationResponseObject); ok {
+		if err := validResponse.VisitExitImpersonationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SetFeeExemption operation middleware
 func (sh *strictHandler) SetFeeExemption(w http.ResponseWriter, r *http.Request, id UserID, params SetFeeExemptionParams) {
 	var request SetFeeExemptionRequestObject
@@ -24862,6 +25255,33 @@ func (sh *strictHandler) GoogleStart(w http.ResponseWriter, r *http.Request, par
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GoogleStartResponseObject); ok {
 		if err := validResponse.VisitGoogleStartResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImpersonateUser operation middleware
+func (sh *strictHandler) ImpersonateUser(w http.ResponseWriter, r *http.Request, id UserID, params ImpersonateUserParams) {
+	var request ImpersonateUserRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImpersonateUser(ctx, request.(ImpersonateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImpersonateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImpersonateUserResponseObject); ok {
+		if err := validResponse.VisitImpersonateUserResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -26406,652 +26826,664 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3vchu5tS/6Kri8OWWq0qJp2Z5kpErVkWV5rDP2jEaSM0ltTplgN0giagIcABTNnZqq8+nW+bzrVu03",
-	"OK9wH2C/SZ7kFtYC0GgSTTYla+Lk5MuMzO7Gn4WFhYX157f+2snlbC4FE0Z3jv/amTJaMAV/XhRsNpeG",
-	"iXz1lhv7S8F0rvjccCk6x51LxTQThnSHRi3Y8IBIQcyUEW2kYgWhQi+ZIkYSShSbM2pYQRT7ecG0IUtu",
-	"pvgynbGBGEZ9HX7LVsNjIqSZcjEhitpWuSaGz1hvIDpZR+dTNqN2QEwsZp3jf+vYAXR+yjpmNWed4442",
-	"iotJ55dfss6l1BzHuz78b0o5oiWZuxeIHMOASqoNYXd2YtCtHzGdz5koWNGrDWAs1YyaznGHC/PVi07W",
-	"mXHBZ3ZQ/TAaLgybMAXDuWJGrU7HhqnNAV2zXIpCW4otKTdkxMZSMWLUytKBTigX9c5DX8+SfV0bWrIW",
-	"y7acMlw4xWhBZrJgpSZTWtglsL/lU1a450AKVlRE4wLW5WQg7AsFNZTM6Aq+XDFD9FQu4dOcliVTTzQp",
-	"qbHUzKdUTPZezl+yzpwqOmPGsejpouDmNDcyQc4bYEU6HpMZm42gc14QqQg7nFFeWlJy+97PC6ZWnawj",
-	"6Mx2RqG1Gpnpp3dMTMy0c3z08kWKyWAYb5ScbY7C/lrxr90iXS7yclGw4qBpCGPbUpLLCmrYoW2o0ziM",
-	"b7ko7Dephm/ts4apPev3G9u8oWrCTJrEBp6RhW5NYfziPiS+kZtj+CAMLyMKd9mnHeQ18j7EPbdTuqR2",
-	"iI64c/uP0CqzzztZx24SrljRObZcvN8k33IrO1cNnMSVNuTDzRkp6Ip4JrofD3W29J4i8ju6R9fb6Jvs",
-	"OBL+37LVZu/v6S3TcIoYtUI5HQlmTcfsOJwx9ZOF3LIVoaKofvBfTZjRKLTGQFd3WoGUJd0ZVbesILVj",
-	"6S03x8SJTC60scJSjolaCGHls1nynPXIMyu+j16+HIg7rvmoZOT0+uziwgo8RXMrtzLCepMeoeTDh4vX",
-	"J0QxFE+sIGOpCDWkZJbaRy/IVC6URhkJdMazuSL02qHZvKNewrkUdnpyDcQd02bGhLl43cDhvHqlaMvo",
-	"XyX5/LKkorGbuX340A4aT/3T6uxSzCyUYAUZWR4hjKqSM0VyOZtRUfQIHCBM3TEF57HOyEgurAqQkYUT",
-	"OnhmDoQ7NIEvYTdYeWgP0TtG5lRrVhButqzknw7PSkaVpe9hGPtD9IxLJedS07KZyv6FB1L6hwVbsLOF",
-	"0qkj+NQdwD/bl55oMhTsk8GXh2SMJ6Ml0IQ5ZeeE0BEoJ3YrVJvTvtEkbXLsu2HQL9KnGoz6HZ+l1Nq3",
-	"cklmVKwIN2xmxQ6MT44JjWdDprIsNOkWbEwXpSEv+43nTQn9xAN0H3WOX/YzO1qnxdmx7tDpbnh+y7Zs",
-	"0Qeu5o2iQtPcUqKxDxO988DuPmimHm0uP3IzLRRdbtkED+viF/utnkuhGSijr2hxhaeL/VcuhWEC/qTz",
-	"eclzain29C8apVLVy28UG3eOO//30+oi9hSf6qfnSkmFXW1qXlzMF4ZwTWa0tPLBnsi/ZJ0zKcYlz3+F",
-	"QZySXIp8oZTdsajRW+2PkmKBfbEM/5289ZGNSx/RhpflQLgj1crLX7LOG6lGvCiYePwJXfOJPQ+4IKOF",
-	"gUsMLUu5ZAXpKlmyjOiFxltgRvhszpSWghouJgc9ciYLRobasPnHxfyjZ6rhsZ3vQMg5UzBUIhgrrFQZ",
-	"K6anloBjbkW7fdS1X3+YR43R8fijhmvhxzFcTKqGB6I7V7JYwEY8OA7SqWA517Y1kK9UEJrnciGQ+HJh",
-	"QKBpbRUjuzaC0IWZMmEsKe0P87mj+zdSsF+HkRXTcqFyRtgnDtdLq7EtqSYFK5lxitFESuTvC2GYErTE",
-	"Jh+fJ+SMoSViadl8qaSYBEsHaAcnpGCG8lITqhjciCvFoZQTGPR30ryxysPjj/c7SfQinxI5+gvLDfFa",
-	"qJHRPRyGdElXpaTFjZTv7IXs11pqlAQjWays6DJSktJ2D0O6kfI9FSsnRfWvMCQp8aynxrDZ3Gh7hkcm",
-	"MDDXHAZ7TaoP9/bTyLIDHX0QdmNJxf+d/Sqrboj20guk7ogWJFessFublhro+0HMlcyZ1nRUsnNhuFk9",
-	"/tB+ZGV5iOdTBnJ1pBi9tSJwtNBcMK2JWpT24m6vRVzoxXjMc24324iWVOTsACakGOjUVCTMhXiyUFLw",
-	"8ZjBceQYzcmyD0Iv5nOpDCves4LTGzjKfw2GH3O7+VZzZrkdTpQ8Z3MDZ/UvXtlAW1Zu+B03qwvD4PZv",
-	"NXSmDEflgpq2torMqjXHf938+dZZhrbNxQ8CrEi/ZJ2ZZRYUDuwTnc1L2+SpIHgXlApPmW+Ygl2kDVUg",
-	"v8m1oaKgqiD2Npe89Fdq17+hHuaMU77HzE65sgGiOLNDqg0xMhoWDG52H92RygpQx/2V9aMbW/1HxQRb",
-	"rv84o2ZhB/ZTgrSn87mSd7S8Zsae+3pzodwwbqb2fJdlUSfds36/3+/1+52sdkPvJ7ryDcmSKbsLLpnK",
-	"Ha9G7bVoaBkU4YcOam3ZmkaYbRIhPYrk8joKh7ceQuP7E3Xjyxn9dDqzilSis+b+9qH9IxM7nkIz4Zm3",
-	"HERXmTrxpTibUi4qYtSu2wkaKEadPI3efNlPvWo+vaV6mrB9wjWimlXmDAcrq9BGF1L4meJEFNFMmBPi",
-	"idhbZ+/UABa6uKKG7Z7WL80UrC6e7WmYMEGAEoc+Kao1M6AR2yllhI/JrZBLsTalHdRfO5anq5iIeioX",
-	"ZUEmklCr0VRkI3Qk7xi8ajwvrfW731repFduSvU0I8tKWQg2oGrZn2gimFlKdUu6X70gU/aJ2uvOjJak",
-	"4BNu9Anpf4Lbw1cvrI5+fnV21Ede6X8iEkZAy4OMKJZLVeBVjxtNciqk4DktbaezHjmF4RBaKkaLVfU6",
-	"WGiFNFOm/BzsGYiXXtyG9pyn5EX/6x658iQcsdL5waiTbhUtTxyBuclIycaGWD10dewuEfbqV/NiubFo",
-	"wk1w3K08y+/L4psL8+H6NVHUwEBLDvfc1ryW3BLooMs9n68pNdWDjWE63S/9TMrb5AOr8PJ0ewUbNTxZ",
-	"aNbgPpRLwRSa/uxL/ip9QgadQcct+7ykxjKNf9jbKcn9rF3PbjrVjP1Yw3R+aiLsKylvdSNZ4W8wYu7U",
-	"+uJVqpaRKkVX0VrEauVIypJRUK7BWa6jZ8FgiXeppP1689V5ZLNv8brdByLnJaf+o50zvKp/YicqDS3P",
-	"mpkGnr9u5hwRUyaQusXo1ylsOSG1kneUl/aylux+ysq0po/KLEs9XOfF0IFrLvo4xXZLJsx3bEINv2O1",
-	"OW+SrjbDtW7nlY8DOCQwUVYxb4369aWKOLK2CGvj22AST+fGDXUujFqlNpSRChzAyanC44ui+dmVbFhB",
-	"2qAAfLgmhSxLqnSGsibEaLjTcibvWEGEFKyXUjv3uS3mpb1rX8xbRVDQolBMaysB/40pqlnx06BDpMhB",
-	"Q+AKQ0CspoJPk6PLpVKspM6DkKILcEPDs8rw2kh0f9PdnI4L7FnNmXfDOqm9cXtMjnxvGeV1r4RaBoaK",
-	"hgNOG8XorGF2ejGbUbVKqXTUWL2g4PbcFuRcTEputSqY6QA8AzC3oKu8Pr88/N23z99//cPRnwad5JQx",
-	"WqOZ+fH5B3eGbpc20banprry+wlF865YoNpe8Waq9RtTM+ypQP2Iw5v3/R1L6SeWmWH/FwVH3fEyeo7u",
-	"oqRyW0paEKuuQyhcRNeq320sPmOG+r53nmrv/cv3O0OtXnu6h7jAvv/IlOY11o6a3cq9xpneNh7cVU3u",
-	"HHozX1VsE/GSb9o1tD6JGiEyXPVoEbZzzaUzj9U5p9KJ2itgyIQJ5UCwTw3BV3RsUEG1R4N9DZzVJ6RP",
-	"qIHfmADu25eg4TSGrhsJ8E5OGqYvjHJ/7jF/OHwT87diQm8S4PyOqRWxDzFwU07QKZ9F0QOlYQr88i31",
-	"lG3ExkiDBLVdzEKd5NsloSeQn1wjid9HoiChlNxL68jpQm87fZs1glMv0k6IZrS89/nONyK+7nPMOxu/",
-	"NzO0vY5ebdwcktZFfcVyxu9Yum/vaWg4wL19/B2nI15y3/SmQgFGBH3NGm7B/nZ5/vPCOWtaWQmrsde7",
-	"SA9so5va9FKs+YoWE/aO3bFyk3wzLi6i+8daICEfMwjT9LcMUFQ+XL+2jFS3ijZYVGdcXNnTXtEyIRPw",
-	"ESvgvq7Jciq1DyLyOo9VTlNaXnSAYXjIdpEFJPjOvri+BvB1VqPD2rC3k/QdT5kMS/uovUSNVmjXZcy1",
-	"3Dio7xw1vKMFLwOdrFP6KDb2yQ4UDETaMJX0nLzCS9ql5ClNa5u1p3DWqt2BpLWdgC/5hlOzO4OQlUuq",
-	"9VKqotFY65jFv7ceXZk0ssmy2Ov9efuXU3LtrJSaOQNO4zx2WYJ9oEhuG9ONhvOXbceEZHuN265xVM1X",
-	"4Nf2srugZQkGWBBnGfH2Xux5bWjPjxKkFdI4wVSja9JkXQttaxNkFnPcemAcbfa1nKHf+Q39eZMgYXu3",
-	"2udVS+A3Tig02gnVpP4IUc8YuDIvac6sAsUUMeyTOUETNDeMaLrSRMtIWAbz3xoNXGde4do+9wZPN4zp",
-	"rZmV28acEcVEgWHTSs7Ie6puC7kUIcxJ0SV5e/P+XW8PDzmwKE/e2FMe6/B6Fg96y5zfyuWF+VGqlNGW",
-	"C6NkgzGAzfdmiGvD5jslP/bpe9gy8LSWP21cI6sXP2yFtnEtBORyTfAdYFbgVQyyk4rMFtoQxYCj27Fx",
-	"1tHlYpK+IHDToEcv5vaQabA02Uf+rmAHDLlPIfOJdP/85z//+fD9+8PXrw+yyrwHU9OGGqaJFKxH3rir",
-	"jGFqpkMqw1zxO5qvyFyWPF8R9DrZB+6mSygRbOmcFhPFmCZG1lWso/7RV4fPnh0e/X7nUQqk8YTIqj0+",
-	"3cHuwIMJ9TqQym/yzf2ZN5jNGjZuycVtMtafmikG61l2sTyACYpsTqzyYqniiM8NmVKkedIK1sAEKbHg",
-	"6QSTyDbmu41gGKSUuE83mt8gR6ThdoSxyTd81mLkVfpS9NWWod4wmpDdU0YL23r6StQk4FCh3FvE2SG8",
-	"R110z2PPdQjHnhMicyXHvLRqTxAXJR1hUgc4YsHsbvcfA7NDTlWxz3noKZMFoetnvYPIbobbttHWLVSf",
-	"/fcChFI+pcpkxNKWap2RCR+bjNgxamYywotDO7+MlFybjJQyv82IZZCMzJnIiJ5yVhYZyJeMLGlZMrPP",
-	"Octn7jzZvV8xRnlqzFyTD1fps8Jf1x60a92tLWzeGQahxSN0RE0vmFLII/dQdCtfDxoy71hGqCEzqQ0x",
-	"S+l1Xr0mwF823JBzathEooPA39nyML5O1plIWSx5abe7ZYQJG9H8tpN1IK4heXkruP86apMWBRCoWOQm",
-	"+VXrwJ/1qxuvxhqs+WFWod30OizSLrxcFmtRjN+8SgaIcVqebbz72xcvtjFe9eIHwQ0ryLdcTApIwNw+",
-	"U8d0MLjkdBSjhj3kCmWmrArWxOihzStUyvCy61oFMUnrOcRfpYiEETttXn1QWFQUsjSWiry6OQNxfX7z",
-	"NiN8IqR/8OH69U2bwKlt8UtSHOZ2pIkIJj6u09xqFdwck2S8Eum+ujnLyM3V2VH/wMq6KnypC8FLJz54",
-	"aUZXZMQwQkguzEFGqLCnkGY9cgHq33pMk6P7k/XoJtIt5ZIp+DaDuChRrkK01AH073pbaFagc3fOlG8w",
-	"REdBzLWe09zqqsrO2OUaVLmuPhiqf2I1qxBPZdsFwx8EDc9ZWXIxyVzYVH1pnh39fmc8jRcRyJIVxzXv",
-	"KKdoYTZd476Kgp/XbAfpuCqmPgZFrZ5Z3/i+lyC7X1+ykT0QEyZVRu8YRo2RLiVjezSTKWRM4cVrzuS8",
-	"ZBkxkuTU5FPggsMxB6qTkTT6YJ3o/d1Cuhp+bepVAHcz9VsESG4VafTWTw2kgA9h8ekC6xIO99CYMavv",
-	"WF5dGCtBuNkQfXtKvoSLSFqZIMkc0uRPyGhFfIKoFTthl8Emu8HoRCuopLD/W1+FlIgcswad1s6vJnhA",
-	"Lk7thbs7HDM29FLz54U0zLnI7PYESh9sHAvktJa2Z4lWBTe6/ezM6ywkNyynzglmVfVi4WTBhNmnS9zf",
-	"xA7mI96Ci2GVEujzCMd8slBsXddptzLRUVMnEEhZpLxUSPg2xEbN9hRjXtqZZpOCqd5ONU5cztRGeU31",
-	"dCQpGoQbTeUtPQGR4T1xUZoz4e9srdpzMBFN5kbMqtevVu+lcGAZbVqFt6/g251mqypQcq2zajJJmqIa",
-	"lRA21QKvW8aZSuwqI8vC7nLNnDkGJEI6EKu1amaoSdu3m+VPIsY153uGc0RbptlyvltR2zSlKpdf2BCm",
-	"ZCf/wxWxmi9hwv5Pky7QEhfjIDl1FblkNwmK4bKbVCTdQcfK9kHHATcE919TL5Frt2HsYeFuhVxCNPZo",
-	"lVk5blUvJZc+D3SKu4UYKY/hWawxXrwmXc3YQBQy10/dq71ZcdAjGNzgfZbeNAUIEpVYdOFbPxx+/af3",
-	"R+mZOMSmvSJ8DDWLnRvW7aZrfDnlPNljnJWuvS1cvTFyu8U4IVBsl8cmGUa2rlVmQV7EXL6+J6qBh9kF",
-	"ykZ87DdZfam2SK/oMGoUYs0SowWhTuFdiOKoUtP1FpiM2ntRHoQ34/iMDUx8d6BmGFbqPnWqWMIPXwmn",
-	"FiP/zr0NjLGg5XsuFoZtG/oM39gyaGioXIHOCchsgIdmd/astzuMahvr1Mm7NuTdDJAOEnDN7xF5tcZW",
-	"iQM9IJIkw4NnVrWJoiswmmNTAp+9Oz+9+uP59c3H9xfffXx9fvn99cXNwUkEDoFJMtzdZcdw9wTt8MXR",
-	"UYukijDzasS7qdicxrk/JX1bESln9NMFfholU6Z1mqq/baP2+9ib4F7dnHWyzvnN205mT8CbpBlubXts",
-	"fm7V4U7WAbV4WwuAmpMglf5+3P508RFK+3IodN6kdFa4Qmk2HeYOdKgxeM/lDoKLzsMNpdNBtsgTPzfE",
-	"b+SC0LIEpQB9BmvtNkmNQKEMSev73cIYFXE2V2fCHLBkeuClFBOYeqxr2PFbPYoaYofQKoQ0LG3LBW2a",
-	"t512NeYtk74Oeorn50un/WdVqHsn61wx+2FDQnesHiRZJyh6XTyz7jhbarCZgfJYJ/bHBodHs/+uwXex",
-	"RpqPsYsCG0sT5u6slPntJhcIuWyIpqhgD57ocAlHJMUPN2cHtaXfurHleJy0i1gmG1PvxdYQX5TfgiVh",
-	"6jD0HJBaaXXcjFB7IH8jSbFwkDndQed3R9P+rK8HnYO6YcD93jyeRt6/8TBE+J7drcupLH3Spb5P2LSl",
-	"ciDE+gi2Ldhpcefv9OvHUHiQxrG7YwlSDToZGXS+7s/wj2fT5/bPA8hkdH6l51+97JOCrjTp/v53X/X7",
-	"003C1g0ku+Of/FgbJvrebYGNFAvW/vCYNgYMNKXK4AiSzkEX6J2Q8m0d/RA747rIQliibXdLcIQjxXWV",
-	"xfMQitxn4g+ZX2pG51SVqytWsNk8HVE9lmrMeGOoDFpxyITfMUEW87QnOQafTEZKKy5yPk+dz3BpR9vv",
-	"iOa3Hgtpw3C8W8tcg8Cs+syiOSZJ5MGqUikMzD4kPvICDmB0gE/pnG0eMt6VmcBatJOZ0XzKBTtUjBbw",
-	"A7pLoyAjjO/HKCmaG7RaHJNhKSdcfGSf5gAwhuYYZ1ADcKFDLqzYnkjBjj0lBwK+OsjI0EgTAZ85a04N",
-	"XAysPaBucY1IWsdoROMGkVdPyDdSTkpGSi5uCS21xFELsDY7R5/tKwCxDTMytC/HHWMbA+HHjDdPDK/C",
-	"MFsXVoA4xayAgUGz6/BtpPui//zYX1QHAn1eANMGuALCw85G+Ni2oQqz4GMuZVnIpfBtVY8gAGUg5hTu",
-	"OmiaGsL/hi6zh9rTaKG4Wbm4Mdv2vKSiMqB3X/S/RrQA+/sTjZFiA+FeIJq75Ew0/J84/Xdpz9qAWDas",
-	"GPsH+9bQ9lOz00M3CJhbTQBM/5gqoCuHjF0rdMj6rpxN3/U2EBF5XHfrlq0aK6bkAbi5mjS2+QKyccDx",
-	"EvE97jOreIzAByQYesvqJ5/3Y20RQTDoXWruxdrrdTSlhISq8OUysqzwJuzIF5qpE0A6BrvzVC4J1Yd8",
-	"zUtyWTKqGWECWeeOlrwgjdNxO/udpXRiRJbRh4ItPxbsjudsCCovMpqRtyzg5a8JCEy+guWzTQCQIRXF",
-	"QNh9Dn3BT92RkktI0YBNPmHgXaK4S98aM/9elCuSS3nL7e3t7qPr5iO07PklkZBveNk0meSetLNyLLK2",
-	"Ma2Chf7sAL3f7kheY+5dfPLj2uvrZ842f+obxs4/uWO30ZfK4I00dsN9Q3Rcm1tjcd5INZFmZ3pFymXe",
-	"gI++0QVK+ndc3G7J3ijWPexJ3+F8n3QNe9SdtWo4NerYg7YxXneFbEhdB4j9HZ6mJiiVhrITNylVyJ0/",
-	"oIZwUzN27kjM2WL4AZDM/fKpL0uKUZdwqmXeLpt5NxE+2wjCQa60pzyY1zPio8eygQhw8DW41MwLH0QI",
-	"CME0YOmNhU2UwT0eOxU7iSKLj71haWeUQpLCztu/j4fqpjLlPFn3NmWR62qG3JTCWGrgsMovtK55OsUn",
-	"MiDgu6TrLDIZCQaZjACAH8vIOQLpOtSsIiPeUHNgVymszBNNnF/TtQpokGfSHnqGFQ0nQXPUvk9Ab+Hj",
-	"BpjItC3GJ5J7j46PG3VMEfmP7Bqu7cFwV4wdTn5//NQsMTxsZUJ5oAL2adBuTsgwAvMeYuCG4wvQGpzJ",
-	"LHqpE1cB6MQA2p2sc1r8ZRGevIEpvZJioZNGNWzmvOQTDkmmiVsug4e1JUoeS+naNXBeD30bMLsxLbVP",
-	"9rAakBVimkLpHIhK4ZrMuNbpnbZ+uvnBpdYiolGT8E7kY+dqwYpzbfgsib11KghzDyuDGNyKGYUaBVqS",
-	"MVUgpfgYdCVsEuRVuSIAeOcTRUh3SsvxoX00EB75196ceuQ11/OSriJtzvXDNZlTXjgjGDUEYDC5WWUO",
-	"4gxvt1gsYSCYvfMTFS79DduwKf7hBpNY8PacAexYm8iHeVOdHw5B/FSIBS25vU2piJI5nQOip0ui4YLM",
-	"ETwx2wivTuTCS72f+xy/AJtImrnvEaXBRPF6r8N2P4tLVAEjXtMobgJCw5dcs4MG64w2apG3QeJ679jq",
-	"IvoEXGX48+kWhsFRZ2TMP7ECfBMeTa8aKPqXD1AQsE9zOFD8fJdTXjLizqQ0wA8ky292j3xMfkvq48xw",
-	"z0S7Jd1qSUXDHsA7u6AzBlsbw5nDjbU6quH3ECNQv/e9oprnTf02mctKKiIQl82R+Uwyf82LjAvrQ/P7",
-	"K+3Enys5sapaBLXa5CBQcjGZYpSMlWJr3XCdWUZ1MIrOjdAtIoHm41hT9TT62wGaNlOiUT9UTiepxyg8",
-	"PFaIdIcX3/3x8OUPR3/63bfP3w8PMrwJVxFEei2E6IRoxshapFCdEeIW04P1sAunepu3a4bV7wJOJ1gm",
-	"uDAyC3Yp35R9tbe9r3Q5q7XeMJTUg5E6HGm4fjSl5N03tkmZ/URpu3CoSiuIIqKYmr2mqwZoRPu0GYgz",
-	"nFlwkAUoVDicYXNQVOjwzOyGslFjuVDhREsL64dGTX3k67FSDuQ7VG6KhUukCVfKsidMRAU83TcOgiCS",
-	"4zOtfuDUj9xNgbOpfu2OtqqWsyHQxsU8JB2qKJqeaCgOBbef5ZTnU3eN0bWzoqWXJwynfdxEpKfuzgOv",
-	"mndBB9uJ8lkiQX6loA1nObx4EAm3Rp/sCguJyPuwyJDEVFrEiKRmcf8wkUhm3z9ShNfuUG25uJFrd4eM",
-	"XGza7psSTppuHZu/x+CsKQnuSp628TM6ucf0aYPuy0SBkAK1/DI8OpkKoOcFEXLZXq7sVHdRcd6q1H52",
-	"1RIQm9BhlMsZA8fSCeoE1TI6p57VpWh+22uAN4R0gqbZ/dd/En/6ZERhaT8SLs4kujeng8Fan+47QDGr",
-	"wzNxZm47Kt38oiOyYqKYPbdviG1hVGiq62QdsNXtiqX6dpU7Y16jNV4vRmCFaWKN6rmzTdxxtoQ6SvIW",
-	"7nwnkEPExwGGnevggnKsv6OE3gYpvl3lZ1Q/PLBR5otwvCRssv6xlfpQFUbIZQZOyDlTRPOCkS5YqirT",
-	"Z7DmHdQwDLfJy29X+WvXUxJKcZVft9Jnvw0vYjSJW5VGGMbqlYwItmRWFeVKm4xAwDT4ze3Fxk9tnwld",
-	"V0zTAJ3d3hKXVwniKfR4uud9ojmwj+s/MsXHvAk1vRG0YD51hde23ERCCr7fnyEeImjD6XLoO4IKfe8V",
-	"nWoTiVT4ilab0iWRKdqJWS/eK3Xm2qJ8WsZ2vPOw6ki5nM2a4BZ37GEfll7t5S7m3Y5dKT1nj7rXdkXR",
-	"2sDkXhC2aO8SYDPT/OJ9Ldsl+TqGiV81ig5fN5L6KnqqNi2dl0kpdD2AOkm6Nl4zg9aXEFziXq/bPQCs",
-	"4+lf5mySvMBP6dHLrxJqLftErt+eHh69/MqrIiCXqSaLeSlp0QBvakV1G6llX4PX/521xGPe63TkGoeb",
-	"0xn679JK0EKVTYmNhVwKO89ofbBuIehVXUouv7++weJrdRB66Dcq0Fhfjad0zp8C/ubT21X+tP/s62fj",
-	"5/nR4e/oC3b4u9Gz/PBrdlQcvqRfjX6X/774mvXHTwMrPX32dKwkqj7budKSt0ayrMZLjvBh+ZESO9iz",
-	"2oNb0BN3rHto4wq/2Jdj0vPcEmdR7fnWp6A/fOpcEVU1wTOkfU2T6CxpGOIOk0GC2aGC5hPtDL2B+bD8",
-	"MprDaXECN1AowM5ncGOwqr2Rzl77JVoiPuh9wK486e5tfIAKkBBAyPLbz2OAwBm0MD3UBv9ZdLQtJ/Q1",
-	"GNfQP4yoAlxHInMvjdPJ7nVi753HsV2mP3O7DQGKYxV6yif2cjN25ZMP8UCKrO9OxvSazxGzlyrbRjes",
-	"dMKa1I17ixeogSFQPjbeEGsL/CAdKsq+QzRm/MezlHaVdgOdkrFC2JBZXJTenm1tEFPWF3/HxbSWC9WO",
-	"itUpk3Rh0aCpOnkJ6usxGZULpVakuxAhSFwqj4sylvlCH2QkX5iPcjwmXVZMAOFnIHKpBFMhkOIgI5OS",
-	"KpYRF6ib2SczwJjpFpIhJgj+OwIYdv7Og2wghDQffUFU0oXyqCJUSK1El5/FQea7dsHpgJbp4snt13bL",
-	"D4Q9Mq3aAvaBrnbAKG4Vfaix04iRFJa5cbqdrANzQlRrF33sZ4Xp2mHE+ESjqaQZPM3Lk0gP9yoOAK81",
-	"fbOhvX8nDbn2m62TxXaaVno9NltjyXVMweqCtWvH+Vd335oAV7FZLpPuSJopxGujwQANP87tClHqJTVM",
-	"fTYbyDaJDPhxOuzyJ/FAXYj7s8eSuQ8RqhVbbCzq7SrfGZOx+naVN5b7/fbPZ9GN11+NiF7kOdN6vCjL",
-	"1f+1c3JVWV87ntQs3lExWTTgQpbuWQXOSSFrRLsUDgzYXipLAkG46PnaRz59xGCsSxz5xhCcNblPIFD9",
-	"sgLG2Ui1cZkl3mvtskq6Uq3llKDc5ZOpyYKiao8RKRiZIRACmx8PRBxpnzlxVbCqMZ+y5CDaUS8QbElc",
-	"HP0Jpt/E31pmxYSNSu5u1Pq34tHHw9p7pE/Gh5B33K5DH+zso+4bQdI+Y4rBWlbBE41JB5hdcHp54XKY",
-	"dJRIgDkEAwGOccwcaEoT2DSMVKNAfXa+h1lkW4A+TP3Boe8PiE5f49zNdCyJJUUR1FYWrArxWE/oQozz",
-	"3ZD7vzTRwSeENNKj9PkhrQL2tzLXTTMTVcakGvPh9E5IYKiwM1waChfaMLpeDuGrF589P+A9VbfMnFFR",
-	"lIkbM1zN01jQfJLG0Ckx+3szRXrORANw7qypQOzNGSnoysVV2hES2worNm7bO48EdyjCINzgcajOhJ3c",
-	"UDFtdFtzwo/edhCqE8JFfcxMPl07ycKNHg6OhQhetPbWhLwa3Br4clkEv8iJQ2xMddMOMC1mkoSWY1UT",
-	"dYemAS/lnhUNOL0ulCcdjnRO8ymsOQZjkfliZI9WCKt0H0KUUgbnLCVGgX6gqKjZFGKsfblQ6Yg5GbXu",
-	"gO5z5ip6UWMUHy3Wrr3bpHrpnCOGQmx+ROYkHfRqNpI1gp1/uPpw/bqTdV7dnDXgq6yfCthGRP/IaeLm",
-	"vU7ximXSHL8ZMBsNMfh+fcBdcmqJRhql8Fowb32JqqrXvr/dQIobcRtV+8kJVxpFo6pRaadQmZLcORdV",
-	"bS+3VkrTo0gVXWPijispvCvDL0LB7lgp5y4WZa5ksTG/ai0mkLR2zSfiInlvZ3BvhXKdhosFGvddYvSg",
-	"A7sQinMVpPvN999/8+7849m7i/Pvbj5evIaqGMwcpLedG1c88LOSUdXINXdNURyvFrws1uM40GBLugNL",
-	"DmdJLmVOSzKyr+s1hIl+71mvv3OJ/JjjIo7xIqyRM7mSEbTkJk95lMr6BF11jgoDJSE0AXpyd3zHzEFT",
-	"+g/SQ7xjafdYUwKFSzKrJ01kEKRLur89iOw53cOD1nAH9/KBR4l92xE+cY6v3etRnd42n31r371fwLX9",
-	"aeaawdDruO7t8KBFZHX8QfLsYcaUnmwJ5YMbhO52KmmkZfAyKKrtVYx2McmedLVADstyF8XWvMEsji6T",
-	"Kk74B9uMXIbAlKrWJiA2gN9FN3tAXMWcpiC3uECOHLt0v7ZUWdt2rrZwEtIxEcUQj217Lt46HzezoZJL",
-	"iGv7hNln1N62xieIt45uVFYCMAWmspQrTDvHHLdN3I9WCI9bq0Hsn6u0d+KRT7mp5O323KS9AGmbQw5j",
-	"8JctdShaZHlkZDmFbCgaMh7hxmCXD1zh8BiQL7xNXTRFCrTJgah0aLkZ2XmPpIhGst8j9eHeIY5ZZ0nX",
-	"SqfGFXIa99S3ycLtmOBaiXCuewQhzSGrtZa7bNelK9iEGn7H4BiEdBpYJdL1mFkHJwMxRFpBI0ufQlvR",
-	"HhK7AOTG14eC+CrSDbwGNkhsZM2pUCHZ1WKUl3FCLaYFhxBOGufXjhozaz2h0gXZ9isdGJSOnYCKTbaX",
-	"z9BV2sG8tYDg2rG2wS5D18gQLK4aTijY5idkGJCfhxHoq8eNPiFDLwiGIdZr5GTEQHSFNFMuJsCIhc/O",
-	"YqI4OCFDjMQbrjGRWggBx/0QI3OLIdygQeIrSNnWA4HpPKJAlsPcbRTM+LaLxXDIuT47DibjcuCH4dMs",
-	"TGYgpHLo+0WdOysa5xFKop85ltnHi7MbdBVTCHFe2GeaPVdQMTZhtEJcgD2K6vq9s3cV4WR0x37lcudV",
-	"quJ+2YSNdYl/WNASL6jhpRbhFp5qES3iXqqBJrcJOHW2+9fvFab8941Ftjri6/v5KRVDr1pTDnnBdBXe",
-	"4yIuACQtp+AuBz+l24aovzX4KzfCNDJEMKtnUT80GGVXtGBJAW6zeu2JJmIxGzGVkf7GPB7LqxmH/dY8",
-	"nHH0aFiZNCPfADaCFJyW25Ek1v10wSyEjrQaakxImQQZ6yVhjJGxqQ6b+kC2Ldz3SxEPey+IibVvWwdO",
-	"bVN0uY8BQUbt3f9aGQ1tLUXA7Gk5aIDgTAOuIKymrvGSac7gvKRa37JUJbj9LRxNkEz2rGXCcFoSXpDu",
-	"iGr21YuFKtMWIyu5PuwJJtEOHjgO1toWmB+ocqq1JUgqBiSf0rJkYsIu2jkbKxrsh+xk6Xe5GJU8/5at",
-	"zipCWoHkXHBOuXbHu1V8/sf199+5ImYjLqha+Tt0kvQN+QjxDGvj30KwM6bYTIrVTnqtWenA4gSXCF/n",
-	"yLsZNReTkh0uNMscUt9LX48gHTzqabUngNYmiaEIF5fi+zmWbJAqtRDOPeBfQm2XK1iCgdixBinArK2r",
-	"UM1uyyKkU7Hn+LD9vcdLhp13Ed/wliFdsQnXBsGXmyHovqAt5cTDA3dUUwQ5et2VlgHUxJsHHTGrwqZf",
-	"9aM6gWs+pBa1tersU8m+rXvZmY+Sh2nkmGiRsPA50Im24RBVo3nR+/3v0oa2UOB4K7OXVJy7VzEmtklZ",
-	"VBMI/MHcWB/i2ATNFJeh7TfUoZ01xWWEoiF7dxZq9LUoxdqIihNbtcLrz/sRcszzr172t+eR7oLveDBq",
-	"R+wn6/dfJOd8t0eSNWRXn1gtcALYMljGxt6hq+ryaHmv9f4s2ydquRY1bpcfGW57FnPk13O9Nu1drB7Z",
-	"XK4Tebui3MtUMdujfjOrbi8GmfwyUcAzLdRbI63uY3ZNcMn2srbp+sO7l2pL+lG1MkX7m0pz1GCSpbY5",
-	"6mMJt8V92kaIeGCWpHRIIFu1Q09Ig4TVx5Pe4J8VwCDmlRe7He/BWdaAMuDJ1LQkDcpaScUemlpJd1eD",
-	"xCabhuEgFb4sofFFyoKHCQEl51KnbBXbECBnUjCwTMzkHdNZdDRuFG70Thh4E6xp6Uv2PcAV8ZOdqdXX",
-	"ho7HVXK1z5Wo8m/a1uZoE/Xg6emjHjDGcp9Zzamisy1oy43IuNGqzmEUe5NGNZOknYXJz37fwIU1wGNe",
-	"ZClw44xEeVzNcMeL/Se+nK5SxjeeT4laQGb5rQP1p67MkLsttag8Yo9BF9NQESPz4ApVqeEpQKDh4kcr",
-	"GFYlMqEFptrg5m1bvPGsT4bngQXEyGrC6HCfsdnI5zc60IQkE7s+kyCWjRkm0VfbJuKdzWte249xZcaa",
-	"1/ZjNFRazLj4OFHUA8xZ+n/MS6kXKsJ7/phLpVhzLKAfS8NpuaebNUjhJIKEd2k9uCkzVUxPZVnsbOXU",
-	"Eeym+qLZ4+tGWGt/2/ptJshVbdEqIU5tS4hDcwnAHCVhqik+4XvUgfSNpRO217Wsqv3kVGF4dqI6hZyx",
-	"EEb5Am+L0mGRoWWoCXNNqoTj78rpjoVcihNim8LzFktyOtgNxOQqiLsPWpG1q9MkYJtUOuQSN80bksYx",
-	"F29bartdjpDQDjdalC4AEXBCqMMKwIRDjE4Naalq4eCVGoKtHOfqFAg58p+uZXQlBVwNjqq/pWairuUH",
-	"J9/02bBnkMff4v064OH2l/ViPpfK3PD8lqVo/v3cXijwqYvzBzs2K8gKS59vbz9ynLUYTVSJZdfLKbXl",
-	"yuUznckilSOyLWNNrX8atnyTtpTe19VhVG/xp+Rw0aHf/vaM8UFJTQgehSAQZ4LiGnSdjEiRM+cJrF8J",
-	"XzbciF3cRxrp1CUjLql2MSonDsja6jVTaU99xaBcWNqb+hfJxf3cYWsJKpBJI32dKz8u7oeV9qfYATYB",
-	"00uIfIBXnmjy4eod6IyQsZNs7Gcf3pFskCuH8OADjoBi3uOcos02uxoOPKJe3H0C/WuT0ZqrHgfG2uCM",
-	"Fpfh11X5173vxGsTxnHUWt02oW0zSYYS+hgaqK5Q4a1vLBRfW6fdG6axxNeg852sgn9iNKWSa+ipmb38",
-	"Zz6lsPGFd1zcNvA0aBJEgb+KKYROCE5JTBjmZQlxbVvHkCDqdxHeX+vAliD1mjBtzqHwxTo3Jcm+xj01",
-	"cq0RJwu8FXcSTy/NaEi2RjMSujBumJrpbV4xPEILMuhcEDpRjHkjHXxJfGmiS8XvaL4il7Lk+WrQ6ZEr",
-	"Nz37/ogRq26lZapj18soXziRjgDJ8BnYUxbaEGYFSJTG/sR/rkkhKxCPJwct/HQ1+J561xfX35Pnz776",
-	"6vAZoeV8Sg+PkPG67j7uPvT4IJsQK9sAGHemUJcRvsA2xgw4BGnrfnoYe+VnB4TH3XbC+r7fP5UY0UCc",
-	"DG3kXiiS1RSeDpW0vCsrimjTU7kMRmav2p8QvxFJ90W/DxJGLgzhJsE7SXtnZb/Z8JbvLkFc//qnRoJU",
-	"6LeNNEnaaJOD3pA+jSYU7NzfH/br+uVn6DmK3Po7zLuqJ/Urdz4vV9fx/abZGVAd3mv99x+SSnrFNNtd",
-	"BzEhuXdLkvYvJ6WDTIVNRsV1rVqimKUcKAaAf+A9ys56qmTJXBqbmTJMYQoNAEzTQEjFJ1zQkug5y/nY",
-	"1ZtHea+jtwE0koxW0OjBCRmiqXJIDCtLHVBK6uHsejGyox+hHXRhplJ5+1wNGDdl/rl21XXfycm5P7Pu",
-	"jyxbI2OstnzHlgEyBsAn3nDFxvITkYK842LxaY/K3ny+1alQX0oNWaIfuciC5seKDGvCfvTBsVk4+X25",
-	"X4BwdsAYH20btoWBMEv5cUxzI9VHJuiotC9GvxVcux9dsM9HWhTxPxWbYaE/u7xVX2GJMsgpt2vOimwg",
-	"wJACYFtak65gS2InqcmMrgidzxlVJ1gKdxhNerOU8OZUmqz9p5M0LnDKFA9YuM4eH9M8tf+v49K3jfv/",
-	"y8Uz+SU5pwYMsXuE10bJIeuT5tqKIMwuR7SwGb3lrhSFAytKK8L7bZ+SanPNmNhn2PuyTJxsGvUHY4pb",
-	"qwiSZibjNdRmHJ29Vd218YYGGkbQYD6oGU3b+AVCU5Ul9BRD9JluWaLIvR+35JK4m6DqUfDUYepP0H5r",
-	"MEsCjQDMnggECuDqODW59RXXj+kMPktddGf007aCdznjpWV2KVyonCZdb4mHIxTq3HlnCdGGrpzNvqFa",
-	"WQi/SNHFPrQi2ID6DoksXOTlwmW37jXldORGdaNpax2Il9XZqHcOAV+Lv6zsyW/YHvW43zBWtbK2Q+pN",
-	"RhPLol2QYOpqGvHqVzybbYln8YM5rRLBGzPEd6qOIWO8OikB4Wbtzp1tzdCuvr25Ojvq7/x43fsFY6ha",
-	"zMIMtk3fbacHqWqj1Z6ufcGWbXn/j7RcMOA7WRb7f7QteqICJ68ov86JO/CJmC+aBhrMaBVHBtjx4lS3",
-	"0X9rGHWi9C0kk27IHKjXi0Z7J3LS53hT9SUXuNUUldUeoPkBSe5RAO4+kbEhv7YKfW0XLLttVao4pEc3",
-	"JvguP8x9BfgvUg3YI8run+ZYarFqTtJsbEj8vQJzAjmhrWKEas8TTWRZgI3a3sXu8HWreSCiidWSdIVK",
-	"/oWyxD/wOidXtGTFWmXDtYJb+M5jVI30TSeZzZ6ebratC+3dI3ZzzNKSeczYj+sIJA8vHevCjTbBTsKa",
-	"tQlUq70dhe4hIkg18ihSb1e5UiD3tsL0W6jO0HC0TyZse2Cee1F6F4jNZ1mz+xbnfbOR1JMRiFJ+dvRy",
-	"0CF/IM96Ry/Jf2sZ0emK/zUc+Rsh+PsxxH2rwjyo1Mt1vU5js8c0cOROoN+Siu82HXG/72f3qD1pXwi5",
-	"UTWsuCXVzqfVHUbNhKIvPy+kYQc9chpAsivnFgIRvej3TwBNAMuBYf2Bqi+KHTrjDrxIoZohdOftocPI",
-	"K+/edNUwWwCGBI4JNKuTJL1gbP5hnsBVgPIHyYKkH4ThZRXA4E1zzp6/HtzSbqu2zgiqQquqETbPa4u7",
-	"pWgq3Aqw2LjoCcB0F16kcZ18IsJ2BNTMJxO3zE2u8vPXnDyNUVhPdOS/rw3RcigVmzM5aJd020DXa5NU",
-	"/StEoc3BqkXkKNrGNKR7+f31DXE1xLRh88PFvAnTtKJrsjvHoj4mbAoJmCEZGety51T4zoOTqztiEy7c",
-	"cuCUD1pEalXzT7IkYFa08cJ6ZIz6nI76xEjyVT9OnXZxb4rP3HarJf3svudBT+nB1hXZZvT6yhbhdOT/",
-	"nntY2Z5/lu0K0FjHR4HGt4wLXbl72CHaFLjW3AcROimDpwKkaO9X4RrD8PbyguzvOCmpNuDebvRpwNN9",
-	"mtweHDsvOdsWke3ecDHQul46OQ43bpUGVFvpKhfIioWPzZW44PE+qkz1Qa3tLDppkoChEUdVtNnJsZ+l",
-	"dL6p4rTbmeVre2ZnUoIr6+Y62TmlzUQMh+nvY8S3FaW1bYH/97OEw2wM9F44So0RbDcbUWpVYLCH8r8V",
-	"cpkOoSySFwqPD2wlTQC/36N2YTIk+g14sEI0NnivuOCG0zIjrDfpkUHntKDkXW/Q6T0Umsmjb4TycA6r",
-	"Ceb70/ZFSSc+racLtGLyGtzWDhavdbBjiA079qFj3FLV8aGD/XzlFu9b8PAzIYGhQG5jVKlE+cXWyoUe",
-	"RmwHetgmxlm6Pn7Lumtxc82VuvYHS3gAZFuSfq1qGt3IWyaumJ5LkaqaX7s3tlx92+LuNcbXdt37bpby",
-	"DQQkvcZ4pJ03wJ32h4cF2YXxnIvPMJytPVwzs0jc5KWZ29vfh1QlaHuiuefHT5+SD1fvQP394QqvwRBY",
-	"kE55UWeNN2j/NVy2Lr/7BuvuQBrNAtaEFFyx3JQreEUQKOBNsDxKGpmQ5YolbkSvqGbPjwg+hmDk1Zxh",
-	"FQS49s3nvTYuUQVu6IhOYX4pDkO/1xvGdAvr1qYWwBXbqOJCCwwkg1oXPz0MMmI/a3Q1nJrBsdGNhJP/",
-	"oLckQ4y43Aya35EpsDPCvn0oftvo+pABFu+4lpv6w3yiaLGdDLxF/PpWzM4MVUoXHwmBQIpAyrn9GyJc",
-	"IcBWhKD7dZtOg7czGfZbxdFmBMNoM9eHVFWM5v3Kv31wWAqPhLzmku0TCLCh5smSliUzvvTJbqSxJogg",
-	"x9sPTnpZq6pfr1AZRvHNq89kKUjYamhB/7v7Vy+Xswbvmt6Elkm+iSbqXXqI5YM37tVfss6U6jesBkYS",
-	"B3AGH8Kranl3j4TrixkmW1GTLkBg3/mji31On19raMFcByDhtBHyfkjWm5B1cCOTd6ykOetsE23VJ799",
-	"8eJ3v+v3v+73nx093yPP1R70zsZdS3clUhC5UARD9gOX1tnyKZ1zZ52Fj55+UM///asfZs9Gf+rfHU3/",
-	"vPw6f3H77rT3l/mkTTpjRIDXp7/79uiHZIkdL7W2+u0lwhxuloILMTdVQsBWo0RQSdcECkajY9x193/8",
-	"eJORZwG39eDEF29xEREiRP0rpy7rXq16KYRku6Klw1MQuvzfIbLzmLxiVDFFBot+/3kOHcKfbBiFdOdW",
-	"d5oIrAuANbFdcHdOleJMQ+JVuggq5D/6unCNUaj2JYdjpkl30AFmMYPOAdGSjKlqJzVNXQduqguyswI9",
-	"boD4PmflcZUTDTwSXWOijZ7VkMj9iZESM2nSOGlYCa1sPc90TfIkZv1Tw9H4ppKe6wjmLssGkbKclPWl",
-	"J9DKat/AHOLuhBnbnD7IiGK0qBIDRlLeWtYDsIuB6EoFKB8HwUGyIrlclAWcQyPI+iuOq+Rk0DH01NXS",
-	"AhTLqJZiRgS7YwqY+N+ZkhmYnIaOxMOMDDdobH9MEHmIX1pCO7crNQMBE6SKOTMbcpWdDU4d3HBCOhKt",
-	"GDp5FKMljEaTKVMuZWgdr2RNbU0dM8+OmnjaRSU1nSF6MSOK5YzfsfWUqQ2web0BCNh4zrY+kXccn181",
-	"dtEgF6LhvWyThP2AHVZRtmnDvLdrnbh4YPvJyGhfXqehflYoDNoQTZT+bMrKhjSTqHbJ/UsHVqNyXa0V",
-	"AsFmAt3iSaYoV2FRBTymtNHvk91pXO6VDRM+2gKIN2bsHF5Lq2WezO1cGj7CLFn7thYR1769bdFv90CE",
-	"W1tOh9UWuLQ+0LCMFZXSS9a0KdI1ofIGFKXTsnT5ll1XYChEDdhDAP5kxUEGtbGsfHelQkqP170WZxjU",
-	"qmQ8FfSUfnQXqeI7wluwleiTdH5nhFJeK2O1KaSh0sucQnBrDu+FyowuPAg8J431DEGMJZRroCtgJvhc",
-	"Nc2oyqdwvjkaAgQ7Lcu0hzQQrBXzwv16lxvBUw8HnXnOSNENIhDfMHYf+9ajWaqa4ia3GKuqYNo9AgUa",
-	"VOEP16+JobV8y42SqlnCprBHrcbQ3qsmg8ZNFLH2RG8OAKs1raOooqJ4x9kS4ruliDExPxuOqovFTahC",
-	"+ZQVi5Jheb714Z34KmWojHrkvl5DF1VYbyIGYZFPva41ZiwUd8QSja0WZ1v5SSnOppSL0za8v7MAD+mG",
-	"vyK4s6Zaw6BH6jYlb7kGuOnMg+v/7X/9R4rqzRg/+9XW5a6i7o+vrw77z46en746ez08yAgtNdgSoPqi",
-	"fZHCTRc44Em4wbistxYFeOP200MHSbVffct2zrNKiFS2G/PpLdXThhBTrNcZI9F2PVfvXuuFLhrzjdoo",
-	"IC75wZ8IaPc8bSwdm7x1J4vm+oKVjhXXm65l8bm8vvVw5dcY1+yIt76hqrlHKWnVjt8u3+NkiU0diM6b",
-	"AKjxdgvSIqeCjNgJsRcjCOEVkuR0vl7uoh0e2rik69em1kBqCHa4tXJGxUbrV8d2vUQVDtfALfEBnVQh",
-	"sLA6a93sC+jm+3OEqaaZweJsX9t0jMgaSGQrPSnSB3ZpS3Hz24f3WSK6dmmqQ1RPQzR60Fw/i8IaAvii",
-	"WQdgVVqWmW2dYZZ4velm1M49F6R9OEzcTxaC1WBiLRYqHRvTKjq0jiUOZiZLI6tZ7BccuqyppW0ZtpEM",
-	"9VjEXTSQhu2H0u+r9AB4OVR9J91lQJE7aKVZNOqGVvCCmtC2mcqAsFZqDXQ9tEKwohb0Dfp6tHD2np0R",
-	"Lasi0lZqpl07+4rjlnrWTn0OTZtgk3Vv30uj86p3M/HjqMMsJAxACDRO3S42z6eWTEP3k1XwXBDhs/9G",
-	"fkt+Y882KGcEB+pv4JA8aIgs3NBIEhzny3SCfrnkZUlGDKuoGLnGfFHk+876Fu7ECURpsVVa3IAT10QJ",
-	"N8U9LoonpGT0Drw4lvwebs+PlNDSoejuClaK7i9rkTI3Zxk5vzo76hOpCMA1tMlb2WO1jCT5lOW3a3Px",
-	"P0PRjv0LvfkJbV+rhwfpYZAR2KOvrfB1FmVwwp0uzLT61xsv4P/HjzeOm2YgNeBpxYdTY+ZodpW3nPk2",
-	"uCUb/uT9W8ed/M7hXFVf0zn/ltnDD+yZY7kV1vXtzc0lOBblmJyF3AsC+Em+zm4AUoLCky7YyqsTp5cX",
-	"6O/5Rg6Eg0rv0jl/Sud8wsRBgCb94J2XiO3MBFMUgKYtq3PTG4iBOJPijgmsG4lKg904iPk2lmUpl/rY",
-	"vneI1QetiiGgenmPvMeKMDpZCuYZ1pobdA6cy4lQV9C4Zxs7V0oqDeMa/nXgQxgHnWMy6PR6vUHnlyHp",
-	"2ovmEN4cAnhOlekBnVpNyl58yIxRUe1DK42hjx+j/CUgUk4FoMkD+ry93xbU0BHVjHQpUQzyVTNCSa6o",
-	"ntp7sYipAYXgBWOFHghiNwxGzGvysv8cHVvDK2bU6vB0bJg6Js+HYSH8sJ+E9bYzGCnOxuUqds/1bNOX",
-	"JbNjMmpF6IRyAUQnM2kZo/eEfOcq20PxqEIKoEbJxoaM2JSL4tjOQM5mtnPGzZQp2+iUzqGCCLGLrVi5",
-	"InBpMqANWaXRvq7YnFEIWOKmSm3UdMbI8KJgs7m0BF8dfstWcBRrOma2ceyGLOkKCH/meg+OdFeUe/in",
-	"w0CAw0t78+VSDLHuy6SUI1qSufvV8zpoyOwOCpNM2cp2BhMpWNEj1+iRx6Kt3s9qBztltGAKoJjIN+c3",
-	"LpMNAfY8C0d8YRVDWNSuW5IDsoCsSQQuowWZyYKVmkytqMzpYjI1ZDFHCnHAowrjHrGVdK2XcvJEw1hs",
-	"29BJYFL7a49cjNGfC+2CJT+0bafjK/55OhJfGqGwrLmkKzsR2/aMKqvv1eh7bWjJjgF9eAgKFEUcadyM",
-	"I8XorSYjltOFZvaZkg4tFnop5RJ48VRIsZrJhfaJtNo1YKdzHKbCwJaF0Q0FbnCQJZffX99k5PLDDZD8",
-	"8vTm7K2rIAmhpJtM5Rrr2q33zB5HRy9fkjuuuT2PT6/PLi7sqKqMOkv7Dx8uXqNEmEhZkHwqec4OrER1",
-	"5dJrScCEklu2ImohKjsX7mTCgQlu2RyFSaj4ePSCTOVCaSsmnL8zi3VUqUjlHPKdPcHFtkM6xqxjYF5f",
-	"iQF3dlA6qo/kUlgtUqrCs3SVNeoMbgcnEIwS3BV0BrtwxsxUAoSjmWbk54VdADvDkSxWa7vZUgBH4MNF",
-	"QLo5Oth3bYO15XkL6225CRrFDGjwP1lphNQObSOhXVa1pz7gk44X2lnWyIujoxPAd7dCp8o2tT3jsllG",
-	"NFahVAsh7GwnzGjyov91RqTKCB9buoI0hx2Bvbk9PVfSntFZVTS/In9VfgD7sZfDMReYzINcj5I9khFj",
-	"ykuE9LbKLOm+/PQJD9oXR1/jOWb3r+Ud2GzKngRugWaO2Sy9oflv2UoD9pt9Lt1Bb2XTIRe++IPyienr",
-	"289XCnQHe1Uk37Zsn4QTC8730yqVGCKV4vrCtlMw7+LpVcoJF0NA+B56BNJh5n636tuZLBiK64H4Rkqr",
-	"mSiGMclkXMpl0DwExqID3h0jb42Zfy/KlQt30sdkGHSood1Tz14eYlQWwR8HAkKoDjJ4UbGxYno6JF3L",
-	"2GQYBbT5RxlREpBIK9PHQjMcjm3Cw2wiwq1RC21YcYi/+iAs2AD6ls9x2TGskBUEZg9hoAcZmZcLDS0G",
-	"sNY/PBtiAA/eGFYDgWof9G2pYJlASBf17rOYS3ujhFcKzlx2em2uWnoNDk33yynDkxzqIdh3wASqF3nO",
-	"7FEIiWk0bDWvmrzoP8uCKkjLUtuVhc8dJugQ9wKwj+VZzvSJ3VgoDkp7bFRNVZddQKK3NIDT1DH2RrAc",
-	"wJzCUgZT2HqMHdknmG4gQsa3kJ4Ox3iE1gZzgKrt9dWbY3vMLIRVVAJxuuFUyvBIysjr83fnN+fkb//z",
-	"/0WesUqD47FSTuTCDA/ipHxWwEo7zgFi5HLm7pAQkbkULiqTdIffwx9Dh9zv9q+7DHy4evdE2+0+EMNr",
-	"lh++YSafHl5zw45Bmh5iK8MTUrA7Vso5HDG4MO4cBSq/ldoM7ekBryPng9I1EMM/HV55BJJDu42PyZ/e",
-	"v7Ob0v08PCEgOpdcM4ePUZfT/edk0DlTUutDzU0gpOUYeG3Q6blFO8Rgy0hXYAURqB7CmlzJEgTAp8OQ",
-	"dn6Ifpch7F2rmVcqt71xaQhqsOMC3TsjTIylynGvVwJ6IEYrcJbOoQ4DMbAfuy5mtljkBsr66ScAaKzx",
-	"+cExGeJCDLF12KnIoidkKJfiFM/eIdwF6kL6ZCCGd5wtIYDAyjHH8VDHSmekpIapAw/nIJWV6RCjf0KG",
-	"eHoCMayEdYER2FI2EEOI8nB96yG0Yb/sWeW/0mOP7abskR+VPUjstOwPz3tWaYOj0IWw4R3cPnthd+ka",
-	"hrc/VJ977chfVnIpDOVw7g6q0I1Bx4WocgPehepGc3p5EcHkHXf6vWe9vq+HSee8c9x53uv3nkPJQzOF",
-	"K/tTuii4eQohj/bfk1Te0Bs4S1CsY+AgXgj8FUFOrMJsJBl6LXxIugUb00WJYtjZuip19WAggj5UyMWo",
-	"ZIcIIAsscuz6qvQu77B3PtKCjbixy4mlm4jmBXPHIpi2NeniXufCf1pgWOcB3rN8KGEVdPi3//UfzheJ",
-	"EAbkD8F5OxAlpyNeQuU58lsyL6kZSzWz8oSblb+FaFLwsXMFku6/MyUT3ePahQ12UXSOLc1P7Sq8gkVw",
-	"9SiZgZCWf3M2EFAmKxOIp7O3qNCa76TJlv7LT1knXAntF0f9vsMhMc6/Refz0qkqT//ivPNVD1ux6Kop",
-	"gBkmVW1L3uqeZcgX2G+quTC+p69oyHKHT57t/uSDoO4kYwV+9Hz3R2+kGvGiYGDBftlmZBfCMCVoCZYR",
-	"NIYtZjOqVm6iRnFaBp71YsneKUTOS46iFUor2a0Tbq5dEDH6wK4cnWiIabRE7fyUdTbFdefYPbX9u20M",
-	"27J5H1/SVSlpgXrPjBkKmYbsE/XJhZbbWXHs6u/QElMRtaEruymo1ca6wznnx3fPjv/2P//38MBtujVd",
-	"2EjZIz+CSqWNYnRmRSwdW20Wr4m1cvtW64O3TrxBPSN0INYNEQghVspJjwwtYw/JLWNzjckDOPHQHuQ1",
-	"Bgv7Udbv990rA2FvCmBSmFc3oxMyFOyTGYLI5WLBdBSGtnXPnt+5cMQWmxZnWduyO6276ZaAlnvu/Yam",
-	"4L2GIT3bY0gln3FTa+jXlz6wGJcI0b4hgU7R+iLHjhP+2QXRNexlvzP8actV2PgZaGvIlKSG02el0sOF",
-	"USknjZIIjVOoRdB6lWOwh4FuqeWM2SGyUrMnOjgou0FyQbqI1eGcgjcQXsOD+zukSvscEygFEfVzkFUW",
-	"GWgHr2lQoAVLs+RYxsXrFVRNmHHGAfum4TPUOdYsAZk3WmqJdk6vPRe86JE3GM5qbysjLphVYUdsLBV6",
-	"Vl1ZCiuJfLqZ5Vl8Y5sYeicnmzIoxTvVK7hlTu3UO3ZTt3n7BojQ+nVXj73dy2+UnLUfiOw0CSIkVpNI",
-	"S6bg3lui7R6tN7J3Hl/6vZOT3bLP6ev//MLP7nSUTboy8qLAKeWkXs/i8wi7Xq7vGgXe1Zsz8uLZ7/vk",
-	"7PqP9c4zd9nB+08wELu4d6JZyXLjLdGg/tywT4bkUOSJDoSeW21GTxkzPgRiIRBMwioFi5KCcXSu2Jh/",
-	"8haF4ZPhDnFypu/+j5Mou7eoYZ/MU7fOG3IhCJTk7Qe4DgE8qDE0n84c4Bt6XKDDM+zp8DXX4Ya3vad/",
-	"/suUrm3lWppIyA2h2u6rB23jES0mLL461XdGybV5ha88ohyHHt6xO4ZRnE2cZF9A/fW+FHaxG53jf/sp",
-	"pvd7VMGwg0p5AaMg1bc6I6WsJFdE5lzOZgthW2wiNVr5kNaOVk/H9OdGgXkTHCmQuzEc0597Kzorh5AJ",
-	"JFXBVI8M0Tb+1sxKV31PFEytWyZR/r+n6raQS5E505OiS/L25v07Uig5n0NpNemMr2CsNpJwoZkyPTLU",
-	"EMqLKlodmNUb56liAzEvac6msiyYIlZSOIO7cRbqko5Y2SNnNJ8yMI5iJXz0vICdPJow2rWmcqlxvNzF",
-	"P1i1s0F0O+nxhv78mDwa9dLAn29Of3gM5nRNky6IMZAGYFt0KxDWvrbaBzUmxenvw6JTuTzk5nAp1W2z",
-	"cKho/1YuL8yP8PLjL0HUWcNKaMPmOtowj7Qq0I3VLgedKZTTIkCvQeeBxLdKq376V10uJr80CoohvoXO",
-	"Kvsq+qp6syJcoqJt5ZrOGthlTXB4QTEQsaTokRf9F+TJJQRzSEPGciGKJ85dvCLOC14uJtv36SWipaYM",
-	"R3NqppHdqFxMOnGcH+bjtzfZ/PT4vNh087hxd1h34Xixm/W+k+aNJegj8OqpVSYMz/E21J1j4fBDdFhl",
-	"pOQ5E5plRC7UIcR5gBlBClbjIgKFOh8qWKICKTtkynUogfbYi+h7SqzjW7m0JyJG7rmxP5Y4ecvKOTlj",
-	"9hu3Y2luSMEM5ZDE8BCyG0ZnrXUO+zIqHT0Xy7ihCWBwodWaMAYlUgFChfqBAB0Ajn8d1wuCF/D2l1NV",
-	"4KUNe+iRIcD8OYM5BF6AbLLqiW0NhM1ATI2Za/Lh6t0JGfJcCnjfcqwc2wsg3Pg0A1cd+nJdLEKh6FJv",
-	"l083aKx+bKaDbhokByzAI3GZbTssRBep7tGddBR+GLa9YrC4iOpy/+2/EBDksX3j+5ceSP5WWUVnDh5o",
-	"M5NoY03CwMhoBfz0GItTdRIZrS+uv4cQIB+zQ0uo9Qk/RUtR5WK2WYyC3T3NS5nfNkqEC1EL+8C9apUD",
-	"nqMXSQdbsIs9EYxAk6itD2lxR0XOXrO7M/vrEIKGZvIOlP8lVQXG7cnx2O5SrjH4kde0EBdJ90RbSSPV",
-	"CqIZIVZaE2oAt8cFD2tmdFxpBD53cdUaPd+onbgmmSbds3cXPlrZvmK3hBSF+/iAFBJ0HD2lAJvVIxfC",
-	"x3P4ojBKLgwjhcRgRMI+AbzSi/4LyNnd4G5Pi8eULaGPBsECS/RF6CQ3CLzq52kPPGAfjF5bkjFFz4yx",
-	"1258NKUaWAhCr7sxf0pRrmLJFD3buSGyzlzqxBY4LQod+Hjoo6eq4TzRnnvHNSdSiP+ESDpqMnjusmKz",
-	"KF4XjDoLxXrkxm4jjG6eWG4a0fz2mFCHkyXYhBp+B0ffQsyp0niLLlx536CsSdvA869e9klBV/b648oN",
-	"PZR31/by3ubRKJgXklV+Cqner2Sx+uy8f4rDxS1Qvzz88vfeegQ82Kg9yTt2f3fEnpv3Rf/r3R+cSTEu",
-	"OSZNvTg6amMpdcxu+fFcGLvNH8E4Z08N0yAu3Gny+cSBPx89FGqjVfQ1u3uPeIOPr6q4vq4dTVpoLIBb",
-	"QHk5kp++CHF/DlHNmiwVN8ae0yhO41Vzw113UT3Gwj79Ky9+2aaJVou720zhwDBaGCmOfm0jhZ9GE4Ng",
-	"wOUXwSDfi4Co66xXCd74vNyAR/FTcJ64RNB6dcyGYLIJRGFjKot2QwW3FUbg2nO3O5ww49p0WCt6eHBM",
-	"huBcH2YVUoP30Q5EFPJgL+EV1sPQYWVCiOcQEqAgUw6BwdJ32Y356L2P7cqFv9uVCKAJDpmi7evvIM7g",
-	"Ufm/mj7CbyT2geW7OEgAlvCfPUwgYovATlZLRZ9jF8fn3AzoWsyILIvId+9y+iCY06OVuG2I26pxByp2",
-	"x9kS1kPX9mFB9XQkKZbQaLRTbYKZOSwEJgoX5KZW5MPNmVWCiRQu70XLGfPZqy4ftWu33kBECFMHPoYJ",
-	"M9Pk2GnoRU1rH62c/ibwlr4iS6aYx9Pypq+QiYCJZBtUrhO0YRe/DiR5zEMidNJwTISF6d2bxz+LRzyn",
-	"ZQmm0TAgyMc0yKi++oEnfHuOrLIt6vyIcvtw5gBoAd0heVVEZQvfIn+RI7xXgc0S7n6WJSGgD3hzzJbO",
-	"2KBPnGETamTjUVJNcsEGIuY7akLKFAAuV/kprsY26QoA7XOlAoDblxRagtto7oxHACUOOZhruZRQtxZz",
-	"lLDGITdwTXHI0scuqRlvqv5bKlaYiJlgYRzYe9xEDzmLklfIR9oPiYLpiY0BGCxY9xFe7z1A/v8D3M3C",
-	"Rry0UtVhvwRejdkU7H8+NxaNmFY0F9SwjAi5fPC+ZCWfcEhLWW09KRBPBPdclCUNRkEyo7dMH2NIPqDE",
-	"rpdzQBd7AJocCF4woCK2iwlRI2b3Ew6oZAArzjHSCZzzGeIcCMIsIY/JUb/vUpyH/ptjMqaldqnNlAwx",
-	"fnZINIUk3gCqM+NaA8DFEwfSAONekZVcKALA9wOBuqObq92RTzLiX1/MS0kLfD3MxIN+aJL89M9yoaJ5",
-	"V29TxdzU8TBnRY/8WS6w0AA0ERKdV/BygOvc2iwcox7vskfqI0dIeZBam4NtSlXAPXweMcz9leDH11Pj",
-	"cSYlDmTiRrmw1DM26h18bPktI8vpyv7R+0fSSOPJ1bMdYZq4aQN7zRAl8GFyZMLMTYW++RZVwEaJYu8J",
-	"Si4hewZzAe3JOIsw9YI0DAH7avYxIJW6l/XBMYmwHKiIz3irVscgYfG/EBYX8GLk0qqm3CBkw0IUjm7x",
-	"y5Aiiy4hh85dpx7iZAF+ydKVFsXMzO4Q1d9hVrUcj/EJ5OiGliFB1APKZ5AIjuUuyEiKBdRfCHTyGgMX",
-	"6C6GWhB45UAgYcJNRJ2azuyqIdDgPg4Bw/7tUC8BU50krlePDJ1iOHTQAD6d0w2qUT2PrVAnAzEEQ90Q",
-	"M32j+6LXvaRgOnzkf0TdnlxSUJQUI/nCONOBZubY3vl1lP1wVqE3+vuVjiwFzs1g38TbA5j9T1zwXgB4",
-	"xCtNhfBITh1quVc2wTtWcKzjYQ/CylOQFqOJbdIq8Qu7/RyJX5s5CS7NFmFFZ/QT4u9BGFBA43v2K6eC",
-	"vndMtTUoyF1TgkBA7+QWrvpVjRGf96JWF5Q6C7Onc0C88tOM99qD5Xolqw6nG0K9QUWwbzey9hekIthx",
-	"bguRjhTxL+WyHg0pe6yFfvrX6u+L7Zb9i1iB2PMSWvXxuvPF5EDF1Uh2McVDVMJfyT1QcwhE+krX6TsO",
-	"owgO6RNCxcpnSpIX/RcHD+apeUmF3pG+iVXirA4TkrRzamgpJ2Bo8XCvHhnVWUxD1mW+UMrOqEoGHwg7",
-	"OcPUTNtrDxWoLBTU0GN3hYaH8Kv7jDljY12rw9Rw24t7zTYNZooZLVBD3AafyAX5cE0KWZZUaYBNGdqO",
-	"r6ip8jQVNWwt5MG+g3ddqx2vGFWk2+/1+y/6LiYBIxLI3P7nN/2e/V0MxG+e9fsAkeFMZwc9MqRzNaww",
-	"KCE2jQqxoCXXrMC+rfqIQOEZCcMj//Wf5PlXL8nTgWWp2Wvb03/9J3nW7wNGE5R2QOBCdufcj0vpp49m",
-	"uoLreUlXPTJ0wRpDDOd2cR9qpq1mpeRiMg3ztzxgzzm31Aj3eky8Dg1wuA6Q97/+k1S03BjRwBcjdvNC",
-	"SI5aA78lQTMH5X3o6WYnO4wiCyp+GAgMgcJgK+QhTVd4H/Djx2WpLf1JdXUHCwaZKznjmjlgZ3RXKY7I",
-	"oFSsSK5WcyMJQPqnlMiSawOM/ZiGbNvBtsMx2rf6saIroXEiAQ+lwFwaBFPRWRzW52UALEl7oZXwXv7s",
-	"obqTAuvHwMCOU2sdk5idHZsNY0k1ZfmtxkR1bzNzUGaRzJmAZS/qA5R1lw++4a45yDzEWO1Kpw2b+7Qf",
-	"D8wRuDSgKEKa54jdZ4MRI/Fi1GqDgb8VnT/6FN/y12QcBEN7S2UeFPaueYNBxqEIomahGiOEb2K4lVOL",
-	"qeJmOmOG59F1fqshCx2Z0rCWYDklFd9hacxW4Qm/3wOIoyqr1KLhVPL5r+X2tdRqkAewdb5wV+/f1db/",
-	"46bZCOS9x5gHeGA4QnBTzOkqC9ZZMEpYrePBOhlIn0P3baMT7i1Yd7wUq3LfK7Pchud47MAyqum5AGTL",
-	"5QXMLBuIysCWkqEeWLF+8DpFLFTFA0g2r5PBGdwbCJesjyKEQKT9XyDn3YCN52SjZFOAhhRy6fHFMDHF",
-	"sHmPvOj3B8Ib/F3+/JrRr6Si9yTg9+PinQQMNvytwSOCICOVR4TUHSKIeOciisB3nvDXHJyQF0dHnu64",
-	"VAMhF0bzgm0eIZDsMQrhfxvr131yIfRiPOY5AJG4n4/JbxABXPBo0Z9Y7dK2/kdchKBlejW8Rmxw7E3l",
-	"Ekvno6R4og8cQiWmvNpx4jGKhs0CnaYZedH/Grv66B4MN5X/qkjvQESVb0FeufPHu3C5JlNWFkn/qt0Z",
-	"D7nR/jqRudf1YQYp+usG6O6+KLugqc0L8xd7OvyaruMXRy06u5HyPRWrKx+E8TmOoVN9W2nSqePnc5ww",
-	"BkyUrbFMjgn1kOFKLsEPMuh8P2eAWukE0aADvppuWnjhOTkQQ3tSDQ8y77GAO7QzXBJu2Gw98gocxYPO",
-	"WSn1Rmc9gs0hru7QyCFc4jAcyjCdkZE0U8JFXi4KVgTkOf+ZKxhuWOUq1z7AymFZ2yFVJWCgC3QeaWJk",
-	"Ye/PEU4LovmS3VgtA9GF3sDpDUgtfxhmZPhb+59D+5//PsyIoSMAv6RKcTrxgVoHe+G8XPvZ7S0snX24",
-	"LbqKe/3R8VXCcm2irDg9xh639jSdM8Vl8Y8EvfJw0QH4KBVHB3NdzUGBeBRIngfLkrop+qlTl0BvXTRE",
-	"qlgtwm82r9pVgYhWAUDWjnTaOcYlov7RTV2Bs4Go27vc3dfVJ0jqlT6O0sqKMAq4jjuMWKtkfj0QT6Bm",
-	"TKRYWn2JlnaTr5wvt3iCVTBcWp390apZqABKYaWdqzng3OWp/eqI9yva7H/NQLP3qCwngctCfdtfU5n4",
-	"Z0wqqkSBu2fR4ISMvQuJkOfPENK8JgsYVeXqULHCFcHfGr42V1zkfE5LQHjHpEC/jze0iZPIGh9JDanG",
-	"jBuse1bfWXMc87kd0VU1oIdtr8fcLOsjbXKv47x+RUfXP9YuAJOOd8ILbxKPdoI9f4I1B5kOFFhwvd3T",
-	"v1al2NaZ0O4ENoOV/acS7C14NYQPV3FYUPW/2rH/YuAkA5+7uNwU42Zkwu8sZy/mWFIcJeGD+bdZonOh",
-	"jVrkXpgnNbzgauhiqhjELR2g160S8ghkgJJbNIr5gRgqhkMYhusZEWy5ZqOt2vVOjdjRmgW4JyjgVNcm",
-	"QcWrChVF7U6pdkGCzkIWYnXTof/vXXcXEZH+Ltv881u0ElP7Yq1asZruKzZEfPsrm7j+qYXT2VRKzdBx",
-	"iXlmOt53kSQ6CcZGqcjpujDTn11Q4Vbdegt10N0cS35xqBUniuhyKGs2cpQTFGMn3EVtU8/Efv/eF7jP",
-	"LwCu1ub1d9r9W66QvortF2/C/qeWCLgKyUvniasKVBbBoG23Hrjvis9+I4VKneZpTkVRsuYIt2us8gmW",
-	"Jkpymk+ZN+JaJXUCcRWQ4+iqoDEHM+7KilkxwAEErouB9s9eOqBXSJz12k+PDDUUY8YAjJLfsWEF4ASx",
-	"61BhTuvxoiRjZjALSjEXvaENLf0X1UCgmumIMQFFEyFdCq1lMGcwE5upFdByTIZUfz8eurJIw6gS7rCe",
-	"QAlKDxQuhXbtSDDT0jd70AuFccFQV5auRBaFDGRXBwyIUtVQrzUf2uqR8w9XH65fe9fk+ULJOaMCQAEV",
-	"LckrKm4h/5WXqyoNA8Li0H8wh3rw6tY2bXvvDsNbYBQ8JnLOBPkDmfLJlPyBlHJJ/kCg6NfBCXl1c/bh",
-	"+vUNhga6kC72CZ2YoVs37axaKSynwcsSGu+RS8VzR+56fKHukUtkE6wSl8IDTkJnvQfmPXO8267ozGo2",
-	"kuXWCBVfBByJ3sk6bv7Jut+b+UDlqk4RmDBWybWTSA2KW0lxR8t0JkPnWdHJwqieJeuPP6o9skblRlAZ",
-	"+9ITjctXVJMXPtsTdqNg+p6JC1sC7F4DuefIXnIMjIfjyWLbeD5lLohtKpdVtIaLaIyEKH7bKtpuxgzd",
-	"Flb+3j5/1IPe0NSSXGM2jy8N8whRjZeuiKFl4YyMFrwsQswE6IfijispKvdKyDGKKW2H34bOc7oCBfip",
-	"izrZclTd+BjCCVxefR5Y+JB0z96dn1798fz65uPr88vvry9uPp6+fn11fn19fn0A6ND+c4xBRKzogTgV",
-	"GMiKURjMWIFaxceIkCLsqrqPQg5a+iaMYFHwwmmY1KOC/sR9bQ2I9cN5jGjYH6dMAZo8VGR1UPoAyeqq",
-	"bTrKRlziF38/TnFxpJf4b7jiUJNPNxnmDIomRjFiXXvW0twsaAnnKZZEhIS6GV25soaVZHFaGngTiwN3",
-	"H/KhsDIdYlbdoBA/FW9N6D+r8hw3nWcDEeJNqa5yG6soMVa4CAJIh0BgfojTnktNSywYiaXfXY1eP+uB",
-	"wHk5vS0E2QaHYMHykirEOJpJ0Jko6mVGlkxh5JWvcvmM/LcDKEOuB6IK1TJTewbIsqhe/M2zftbv93v9",
-	"/kEWhzZhJUtWkBVzdTJDTXRy1D9yRQuimfmQAvQrgmbsqOaQPodCGqhuiiZAe6nN4lut2+G4mNWYfXVL",
-	"e7Qxpz2uDd5PwOVLHh31CMbwASLGQLgsVjSucRV7NxGjETG1ebhMzyyNo5zZ7oujo2Quu2MAt7W/1Div",
-	"s9oov7wr8ZnfRiDvjvpHny/1wHHnmWJWOKQ6/w7K/FY4s3Htt24hc/3US9LerMjIoHPN7Ar6UpDFwnCm",
-	"B52D42j3eJaD3XMS7xLY+QFPF/rC8sAO4dkXrcf948w3GspBo3zRID8gluby++sb8tQ3rQE8z8c1DC1j",
-	"D515CWJu/mVt+DvaH5HBoxx6uGhhsWAEAVAKyv7uMC/sPIk3DQzVeQx7oDlQ+4rlUsFW8CZQP9gmIAV3",
-	"BJgqDZ1cvCZ6ASrFQAxfn18e/u7b5z8cfv2n90fDrAbJ55U1n7G1odkFzC53JOhwn4cA4nA+4b7BreTE",
-	"cY2kPVKdKiNmL9YQEO0yw9xwBiJSSt9ffOcV08weMb1+P7KRnJCh+zjU8/BzsRpldQhBLl2l0zy52ezW",
-	"vosd9J4cwEDDaW8VHbCb+KqxNFKqB0IsQEBZAeRLR3ushO7L2KJzErAJqoF1B50/ywU2/zI0MBBNwA49",
-	"8rf/+b8HnYMarcOhynrktcfNqKAuMNIx8nEE4DUjJ4gpYu/lEFDOsPgtoIp0n/fhH8/63j514GDElCts",
-	"ORCe3t3n/Y2Xj8mcauMQnu10v3bS8ooZtTo8haq/PeLtKYbeMvDBPbM/HWO6jzjMp5RXgfDO7ANaKfzU",
-	"I2+kIq9uzmBo5zdvfbYBkFRIvAsTq2lnZCjFmW3u1HOCvf3OFvnUEhyLex9sWPdDRqeCXcmKWkbV/0fq",
-	"bfbIabwLB2JK9RRYaASYNIVDKMuV1LqmVR1Hem+8j6GBaaQAjxgTA2Hb6j3pEX9oNqE0dV/0n6cVJhBC",
-	"X7q+FA/y76QueRLtCIl3m/df8fBfQDz8NZiVqSErucCa/c5Wa2R88uMW2edQX3clhiPdOS8OXdtbsXHt",
-	"UVv64w90zicaTSukG0eyHzggHEwcH60cmv6xh77x0Q1WkEaQNkFX2KgTTLoxiA7mmYZDy+vJMtQ+t6cb",
-	"XpvxnIGWfEJsGDvRUz42XuX2iTnxuYppQmYJ2dBqIPQtx2JZp+Gt0COZMeo6pfM5o0pH6KW9gPDLNVgu",
-	"Z1Ss4LSFLCFalhkWcA/JRADvsxX/12MP/58I/uvm/i/k35oJfV2L+2ywvw+5MuD1cbcFz5l2AhRFVWw8",
-	"0musqtG3dwn/tk+JnHBn6nHfjavbLlZWrWxymzHyuM25idInQSVdj5xwWpSH4YLKy1ljEAWMHZuO0AG8",
-	"3Oi6GRzEsRYD4VTm1M7H2Xzhas9VPMh/BU78y5SxNXDCbYaTpNH4Ec0Y9oGTSNcQqvD0r9HFZRvK1MaX",
-	"e2/ECHDvS4Ka2nFXqN8R/mFApoK03Rdhan992ptQt/o0x3KhDtmKaaeB7mcc9olW2oVl0PF4IJyZGfuH",
-	"PK/YhwJFmp09d/3At4fVyz7gF4Dy7bRowXQ2EN6AENw9YHEeS5U3qqWBAo+JA+Q62eb6jJW9fwzNLZCu",
-	"prol/QmVSXNt3brwVszD8MM+4rHyAvg/17McGyHyPWtWBlf4CjOcZtwEi10PECkCxhZyrToBJShyi1be",
-	"D7wAYm5hiCLz3bk0Q7UoGWDXLjSgkwifmh27YV2Ddse4i1oWjRS9kpH/zluoATi/htUbpibAgjU0n95S",
-	"PR1mqBViRkC9ZXuR35ID6Zd//5ucX6YvKXz2tD6pSAn85e+bcOki05SyiywX5l9K4BeSs+kdm359sAqB",
-	"N+2AWOmiAuhKfYaoBS8/2os9t+XOEK96q+CL4uobUtzgZvtPtXmvanP61wXuX3t3e+S7Y5TaDS5oJI+6",
-	"ZyFc7CnkCm6rFvJhbs/zo76LL0ejjY6h6EMAVraGqAVWavuzYoIt0cBsSVUyjAY8h0g3qEAuRblywIdQ",
-	"eNrbHaP4MVeGm3QHnchHO+igUrMQt0IuxUFVZArhu7AeD4VuSAyt1SPns7lZbQa0hxpYK9ZUegoDtU89",
-	"6R5TXa/3tA28k9trzmMEK17hwitmTxg3ErvUUqxmXNv1bUCutprrQtgWW8UsIkNqQ03zHXAYIEOHyCoa",
-	"PNauLDg1pGQ+6r6KCwxWkmGotI5oPhjsB+7s8MRxHleh7nuPAKNyHYAzC/BqSDhhS0bRCcgn9p78Mnvx",
-	"/Ij87f/5D/Ky3+9nA4EGTKrJoPMy6/f7vx10DrxVVizKMoqHiAJ2XYzCQHSHVUzE5YdX/z9779vbNq7t",
-	"C38VIhjANqA4aSedZ+8EGweZtJ3pmU6b06Rnznm29q0Yiba1I5MekYrr0zvAfXlfX9xPeD7JBddapChb",
-	"cpImadyOgQ3saSxRFMW1uP7+fq9fnUBpxKs39i9v350lEWu/4uTt+zfn7169OEsGa3fxGaz3g29hfEwX",
-	"/S/WljzA3n0VxpKdbsHHRc3PGaAcf/YW1sJY53Mtj/+Zu+aBWbrgGV2wSPT78M8C1hm+tA/DRGw+UR6f",
-	"EMquC+7iOg5kTI0CMreMCFIA1rO/GlJdfwrjOMG3CXZMja3ebipjycYp4rltZOLCzg1rNm5l9D55gAm0",
-	"lpjST9sijft0QbPMgdw6EK0a69/hfBM1I5acE1S/9l0yTx5CjvY+2f9DF9TkpVjngtrfP0uu7E0b5Xq6",
-	"FXkHGdeN8jkN9BZsXc5HdTntR/CwxlItIaNA06rSAskwysqJNPFrPKyYOvDnbkGVYn5aAxR//cIavMzm",
-	"BYnOoVp57pV0HuSutkL8iEL8RszpCCVYTnv0cg1HK5SX0xc7arDOuvJhkOxLIWYo1/qeZfqTFnDdH2uR",
-	"VC5UtqAkwkqhknH7jheV98QZDUtVfcaFjBAvxkxEGUu6RPeYusAGHV4Klo+lKkVGoJ44d+KghSiWYwd0",
-	"e7vBIuhZyu3PZPbjN8XhgF+RJsoJmhT068HTp20OdzXLuBGB99fWp29fL2jTFw4X6vo+/TrB9lIgqQW2",
-	"ze1EOy7dZh+arfba6mo2U6XpaOzfLNPmPSzil9aU69xpjKlmR56ZEFxMrkOSoPlWaT4u8BQIPpR8kCoJ",
-	"mCTt94pcFxXpovvRi/aOPQyXd8Yzj1kC8NZw2a42peCANM4NtIZrlsAvh6zJlpBxw2OZfIp3HC51vHMY",
-	"78TV/v736bhQF7xg/hf7RxHvRPEOdjnGO4d/j3d8x9FOxIbD4T/+QGwXCpc73Yf9WzqWgCcf9EpCFZCa",
-	"CiWF6zCGFe675slGD6fDVHedUKDAeSliWWPOjAWWI59AdA7aabDXiCpy9KUmjuu6xptekfX/Y/fEfxVX",
-	"7zWw5wIdMrh8MKaaQnKiyKUgvf70GdNESjIr1cfcwfakhCKfExwRfh4ActHUe52UwpSLQ/b9/v4+8pS7",
-	"DwZHbjJ0ZReloB0HkBRlJQHaZiQ6AALhSdA//QI30M1Q0sNt9Flw6fbGP01UEPFBdnWd1mJGFNDdjrvX",
-	"UP9/XroGYRctvKa28raVQ6gr4Bm7GJ1ey7UNNIrY7+BMFpyw5Ff5GLaRa4ZDui3c5yi4sG/nCLFKfdC5",
-	"OcTaG9dkoUYYD51x+7Ku1I40RthhqKOmC9nkvdEDV9Nzm/oseB00SpjJ00sByO+GsA8wMRfU1wlt8qmS",
-	"+fLoBHbMjmn+DYJnJBsz4Od6fuiOPEmglTaU/zac4fUplq+lqO9n1+YD7OKu2ceROtUn0X3LIm69Pdp6",
-	"3YI4E9Lvz7oiVPp9Sv8EALHsCOc9LlU1W+4boebiZ8AxnnBrSFix0L7ZqVByDE0l9mGQpLaL4UiVHBCK",
-	"Rp4LQ/BtXXA7Z/h+5/R6m7mjG5Ps7FL6OotVzwP9drMdXHtoN9jDUUeV6VtEXF1SrcCMxnrHRcFGuSgy",
-	"9Jydb9XD8giOvwEdxnRmFpFvGxISOhC59YTzjIkpz4tewB0Hf6VuS0fPQzxo1grE1iLqQK+rU6FYo/9k",
-	"fz+W6YSXPLU7D6B03L39Z/v7+yz8MdfMKAWiMmTHTqRq0jUu2URVhFikpIglWZd+djhZVdqD4RBlt6tz",
-	"PZmLC50bkWB9uDZ8gStzyHLsVZ/AfiH4R6FmhVh+fTAuRnlRAJrI2GoRBzvtYH4uKohP2IPqUsxMdy93",
-	"Q1w2u6O7MdXNC32e3YnY7BvusO4osDgTzU2tvH7pU0mL4akBJqvbqLRGVUXzQEaIHThVu0vqA0AFPDRz",
-	"TQfxsOfL5F1cNNdH7GD/wKktKiVzCnJV5Ow4d5M4vO2rYt05wdXbhqXuLSxlF7S26uA4wIYIV40IAHP3",
-	"aht0ilMpZsWiW5xe1Ch9DC51+X7XvV9GwANK53nuD2o89KbcU8Xjy3oTGQJLAPxWd/VZl21UlRBF8g/j",
-	"tV0diDQvCjUHd5yAFXar2aDBw9Ui/uh64j/p91b5V1K0txHPisUji/9D1K0vv9W3djZvddY9FPygXeqV",
-	"1sXCgQ7du5oK4zprgmFWO4QRIB3yRmcRm5e5MULamXqcJF9DTJW9npKe4Uv0dCzBN0dHxL4RwKvkMjc5",
-	"tdms1qrXFcORqzqXS5BMw1geO8VD3XHAkxzM33pfYwBPCMrTDcSPMZnUrpSsY38ertgDSmjwnHVdpDWe",
-	"e/iCD1Hke9r6pAhdQGxbKBY1N/fnl6l3uda/lblxiQaHzxdMJfIEB7jN7WaEfXothheGOdeXtRMwKkOy",
-	"zI8mYqbMp9COMeGaPd23x+cPDW85lv2D/X1ozAS8N8AYI5cZDuN67n7qNZFJxvoH+38dHEGaiOB2EW18",
-	"EcsLQScxYuQi/1LHptXVxTQPt+3GcnQvT/SRSlyDGeCUOmpd/Y/LO29b/boJEGUTq8kXqiqZ+DgTZQ48",
-	"Ff3V42lwKyW1DKgQ6sK9aS7FWoj+xV3E8MvEhJtz7MpzOP2rDYedP3w8guXfJoI699y8AA5ST5BsxVoM",
-	"9QaIApYIQiYwjU9yTzuBFMK6zUD4aEv2xCZuiWCK31qSYH1a8waAZLfaMuvt771Pwb9uQtwdhN8CU6IF",
-	"y394UybsYRf2w1q91VJU13iTtaV1U/7xtZBjM9k5/OHg3orjtnzZ34AfTB5HQF0W7vNrfOF7l8ab8xf2",
-	"n1hn4Nlq6oyAOlXgBWN73BRpuiQ40qJhz7dQHHai7n1tUvpQwBCf60NssSH+NLrlFyFmHYpFjahu1Yri",
-	"A2gZaKXfezrie1kOr9Xdj0MXnM/VS54aVW6q6+4n+BwnvHlS93Y02rrlG+CWn1elRAmbq90R7Bk4CYU0",
-	"9M1ZH/Nz2Iii9VyVGRV1pCoTofSBJN3YQavlTsj1Yoe/fz1S90I+otC9E6m6EuXiRGXtnI1vpcMoxgvh",
-	"MxJX5QRTgKmgyr25Ki81UjjkUhvBM6ZG9OW38rsx8ivXiC81edgvFhDXzWb3ILdamGq2jtbHVCVU31nz",
-	"WYu0FIb1oagZ6c2R1CVZEu/ERft1Y9q5GZD5jdmhzhfOa39bydYIvJ32PWuThwr1uFmewVJ3IpvA0hrF",
-	"eJaF/gytCvoqwy2iQ1ds2vDSuL4oVs2g7mJ5+e4oLxc8G4vOlO6Jms4q42i2awwwamWVmWcE1NgBMVWZ",
-	"KPQhK/KRMPnUXQ9VIVa4OLBZNLoUShGOWYiRYaoyCMv0e8ULjMP75wwZkGckdaeAY6YwahbLQlyJ4ogl",
-	"M1GmQhqPwD8V3HeambliqfWgy5xHeKDAuiA+BiTecslGVVF0NCH8uvgRlm1TQ/M4u+uC8vDpHzEi35gM",
-	"9abB50N6q1KNgTmJ9Ib96HcKvON+x56hUzIY1zA4kJOgD7vrsSPWcwNplikoDZ7a0XpRLP1PWJV8IerM",
-	"8V+CgE8vYgf7T1jvbZHVZiy0QaeqLEVqekP2VjqOeQTTe/+K6XwsNUOa34yNlYB12ivUOG89W5Zee1OL",
-	"khuz3EBaTmw421qYG2BhUiNxw/3rQ5cu9tdR46vQOlfyrt6gyHJHA/Ij8iVDpWZnlPdUaaBvxpGGPPtn",
-	"hQfcB2uSiiw5bHI7R9Q9eyUG1lZCdM5MZFUKdQNoK8cySbkRY1UuEtYn9QDdhWOlsnleFBEolrG44Oll",
-	"hCswIJ/Yc+klGH1OGoie1JybOz5gAlxDaig7C2vAYh2V4ZdUXbPKIY3oif8lSgV1MBF1lcQSOhzzgHZ6",
-	"MGTHntC4fpWQj7kGUjw+PX339t+PX384efvu3YuT81dv33w4//ndi7Of375+HsXSkx8/I9bjumb3SugO",
-	"vmZ2A7rmWHq+2TyEe7XmDmYxXWqsUW20wqbcQqUcS2fR1HVHI/vuTBsx261mwBjIEvuvD9Xsg/t+ySAi",
-	"QAM2EoJ5La9p8TPVpv7trjvxq3xr9f9ei3KjCmTrd9m8Q+K5kmIDaJthA3czLS9v5G2W4ZGh+4yqdT66",
-	"WxzqAVvJ+m+NiYEnEJ1djQTDvWNi9DNuOLsdHMYfySAEvAAwNCOmrOAyc1s2ll7BOjzQfgvuta/njJjm",
-	"i0HkY8LtSBNGxRJQmDrAJgiuCLsTrco26URobNnPDVYrex5mxi+Abg1xkBALOUeDBFkz2PkScgW7GXBF",
-	"JyqF1cxfEyjFQ8JEBJVdAVbEVEmxcLvzjmbgSAi9a9R4XNzO/hsJ8UF8FFP4+YMWJqlhUxrQLB222pD9",
-	"BlScIAV+ILu1rPVnRyFNEbBN/14pQzi5AUIEGYgEd4JtgXClFRYdy2QkxAt4QDIYMsLQYd58cz16DqOr",
-	"JIZ0Mrg6opov3ZjfhO0Rvs0GWx/bw/yx4K2rUtZndyCRVuBq4bX/KyHFeevDfM7zK/FSNM/xkSrHyjQC",
-	"W63ZD+wa0qz3agTxZPJTxMfcqixEsOGGWh8iNhdI3Gy1khZwfl5i1y7419igj4qpOVRkPUWnlqGPHuLB",
-	"Iof75nxBYAchdgE06SBqwV4sl35qoBq0aZqlFdjQGNfLxiw3T4Ecp6mY3anu6M/Xd/+C+oR8JGq3FpYb",
-	"mxxhlz2K9FgYe/qtqw6H3zczDQFT6zAj7ft9fTAx+ViKbDeXMP07mpL07fR1H7el2H+Zyb40WPzgWHVc",
-	"E2jKtdjNpRaSQovDnQjLO3+vRLkIoU15mU52Ogo5n+zvf04l5/1tMkCcutlu8xPlZclbGXpgTZskOZQC",
-	"RE8MOV90cthwH+ivdRr0QqlLHVECMpYeUxD4TIoMDsULgTnRvmedqaR35X1bqoZ4KdDCfEXy8AI8aOhX",
-	"vBPi11Uu5rjNQ9lQynpYoD277ZiRtQoSvPadyPJSpCapcQkSTIb9C17wNztYwvrK3/I3o8wsGWBkmOo7",
-	"Y/kT/FYj5yEgMWda8EJkLFXqMhdHEPoIaTV7miVO9yeMUAAdlXosk1RlImF98Oztc0/g3/koHAMbP5cy",
-	"/ANmFBwjjGYGNOz5WDLI8x3sP6mBmlyRqv3Zaik7nvg4A0+yZihVI/tS81K1u2u4OK/x4NpIA+onP8NH",
-	"Mp66DrYzOB9YLo+8S+6xtROjLoVMtp7Z12/svcwldpuQRJake7zcBeAxTRXh85RAvZeJu5iGqCLds7sL",
-	"eAD50wWajIiY+OgolDD1lok6FnX6y8kL1/2OwSj6B1786jmDbdzTsZRIIwPdKFiMkMshc3pY15A0xrrD",
-	"gBQ/d9eikMTSqHYtjTB3Eh1JCKuShoRKCgSDQLpVhIxfqKrUrO+WN5ZLChjeMkI/1j6z1nHJ4IitzgJO",
-	"hlqv+g8Yy2b1FSxeruFbA+r4ykjC7qYEA8LzXItujetWrqMhZ8lio93Taq893T/4S6vB1mr62U3ROdKz",
-	"H248ELzprQZaNgu/x3RZc//+yNNLlktXOzibWRt2InhGpvNrhSr8mlD2l6Ts71AbqC162mWhvYA0tcfd",
-	"dQIQfXYqhEBCrRlbqrnGyZA2A10AeqB/9vTZD4MI9QYoA5L5SzEzZBVNVGl2i/zKGjkNE2kIOY2qlFCA",
-	"R+axgnwO42C52feFFIs8BMfZTDCPnmvoqDliXC4gqBxLUWhBqSAlWbKXDAEhCgSUpu10LwE01uSNQ3bs",
-	"TSfSIlLMIe1TaYaAjToMhAH5qZf9UaHmiOeK9KnkJXAIkpyLcqr/Zs2NBCPpM1FqJWMJgDwOlkaC3rlQ",
-	"H12dAMy1mgGe8+CoVg4h6yxOLPPoNvShYhksQynGuTai9GrLTicZsqTgclzxsYC1xxC9yAhpy768S0t0",
-	"KiMoPL2ZJsKvfC+6KFjUxnh0+4VSheCy+3732o2b1xlyr90NN1RG505KrBSTqYW13UJmM5VL89Vqpx/F",
-	"mAoDOqyaO+ily0XaqY7ODDeVxhxWptIKi4DTqiwRJ0hJBjzDXGZRLZUAAOXZ1KGTndBvciWjWOZGU5Ot",
-	"jphWoTku0XdD7gLxkacGxJ0janMpRpVuZwGAst9fFunGFv3aua0Jt/U0++U/T1jK9WPX/DbjaD29hFMf",
-	"7DS7c24XVrtcpC2gGssRszGWCVyKhaulcmUECAGda9ZPauwNqvzTyeCQJYCOnEQsSatSW+POxYRiaRU6",
-	"uxAjVVoNAWXqJ3gRViE4QH+HIGHP0M4ac3r23Xbc9WE6RKuHWd748td2CR52O/+ySDsxRN5KAWenK+f/",
-	"GgqY7iw4r5pcDp+HQhKBpTWGUnQO+bgbCltXd7IVN1cI0RXF/mWRnnAtHjDx/2U0rHuPzrYKLTYa1OPO",
-	"W9DKXavGRqMYi6oARg5qrmEb+kP6mijxXTZfAwCnvZnDHYJQjUVRAUCmJWCc5fdpxcbB+AXRLFmfJJb0",
-	"I8u9gKkSr0vqhUiIYgnqgKmSRiI4PuFReVi/dmg+er/POQo2rnrml0VKEDhB9PaPjcDi2UZlH6f4Fb9C",
-	"M4VRa5GHVBze49j7VD/xj71POs/EH92ppzMognSGY1ouZtAiCX4KxhKM4ekE6k37yQnu4t3nuXZlr4fB",
-	"FUkUy+Q/dt1V54uZ2H0LT9KHTCot89HI2o9Mc5ldqI92efyYZ+TO7Z6qIk8XyQDcHQ5zAeYLTDKWFaQf",
-	"uTebVFUyVebjXA7ZGRYg8gWD4lbG5cKpeb8+aL8Knk5iiVeFkQUX86a7nI/JCjWO8MdcYwmQZ7KTGRnK",
-	"8LiLhcHpaiACxeKpYEqYilVzOWTHcuHUL9J0HOwfRB75yM8YJ5QpAaFqqkkasoMn+0Fsx34wq+ozUQj7",
-	"BSuZkUIuhV1eu/1msLAuf+aCRHOuY0kY5rGM5TE7fXt2HiEzFvvpxfmhJ+jDys6epldxFZPziT0B1KXI",
-	"XIXyTy/O6XNRgD6WLgQ2ZGeKWj7sGCFh68nZu5cMQw6syC9xPXGAiIJ2mD9UJcunfCxiqUbM8wLmRoBT",
-	"POX2VrIksTuUQoM4YcYZEnj9Bl0zkiXBebH7i1jYbWzvnwluPKOj/eTN115C05fQ6zjl5aXImkP+nJtD",
-	"BqG1QSwvKsO0yYuCas7d1zukYKrGLVZAaSsiM3eTtGRqLgvFs18W6XPaLXc5VtuoYr0uWQ+Wlct8Wk13",
-	"Dp/4EFkujRhDdrFj5DwTa8e85ug9s/c/PFqeSo1oLzIfqXLKzc7hzkUuOQTvblR27sT6Lgb2gx+iT25w",
-	"EP6kpHj0E/c5SQBYpN70zWphuFv8hTgsPAxeu0l+HOJoe7XdoH49qpsVc+qPE76RowGSB/Vk7HwisOsi",
-	"NPMDWmtN/BcEohcEAiHojxcShrY/+tBNsPr+Rth634qRjvBzW1i8rc3epkHwKwQRezrxV+13al52AvgA",
-	"1rxP+6x3/9+/IuMh5LYr0XAKKyLccGwOLTd6tain55SLtdBK4VktgLvVh4Ohwr+fgGZyY35wTXKDITuZ",
-	"KOwxgywhJjz8w2O53FnTKJZP7b3WXqsna836kSgd3Z/rfwdO/I62nNd1vmwzgf7rKW6iHkLnZ4sFca9q",
-	"BXyNhhialYwRSK1mt8hJttsqRa5XarCvzxQFZLcIB9PvTgmxRkYols2UkEsHAWRMnQ8aHLEECYITGN+6",
-	"a0UBb66H7KRBWEO87eg22veBgoeaNWuUF8ZpAbShDoDXtpWyZrPLzVtglFUh2EQUwDimK20PH+vF2y2C",
-	"BPIQN9CdE7EDNKYhpHXH/m4dOPuwC6jyRxG0/2GPK7vHbljPcLlIMb29cxsPDe9YW7C1NKKbNaLX2Z/c",
-	"WnRM9ttPH9qtfNoF8RqkDyvsBmip/7finkuWuDaM5FtPMJ573QYCZBXCcpsECq7IItIrwgGuNnOKD9AR",
-	"AEWV3QHZACBLe+peRP6hejQHVofIj74eBL851Wazd2JUaV7ow1iu52HeY+t6E4+wLr/3SgZ/tZrSFaja",
-	"K57uP2UJCvMhi3ekmH/IxFWeingnYb03Yu4DcIAKYX9hmTDo+7DffFcmrAxWohoFlbCxRI087LH//l//",
-	"twmQBDUu+XhiIqAzhqiZew5Ei+cephEPmEOPvQa4NBA89DVsuaSIp2RQ/onwBlTfqIjherkrATpMhWTT",
-	"XFZG6EOWQ7XwpYDivYQuf21fK3FgJRcqW2AJ0EiVsaQZU9nQz8bMgHoOvzRL0qsPNMqHAofpQ3lhssdn",
-	"OW4oMMCVNLmssOQxlglc+1tuJtCcEVn7P50EddyNamJm1Bg7YKl4mht6CWLatVOJmJ3t6ivZN7avRM0n",
-	"MB4vlBRUSS0VvDAE532VJEUqvGmh+VT4pYBZQEkmLisiwjmU1eAhmNOkMLv3Ety3gYA64RDF0t6yulON",
-	"MjPYoy9g69uxf9jN8jFgcDhQVOBTWkX6XN2RsfRb0tc6uiB7pYVuhbxc2pTNTVg358SymXOA9XMS73pw",
-	"+pA2aGAOD4bsjVrZt7mGLS0yEm/o6XEL4uGZYGXOAUmqvVRcGdQVQ0YaxJQLnBquTiztuwUTBDl3HTvw",
-	"7O/rZ/uTHp77n7DqQTfRhRCytoz8Ix0PNPFADkFjPf0r650rxaZ2W3BjxHRm9Oos7U5844R32MP1DPjY",
-	"W41L0N4b6mWCWH6lnUT3iTAF60BFZ50skivnyFF4GpCyBPpBVQoQzkDFeQXqK5Fr/dVP6hMwGfh0WyhD",
-	"Pc36CTbt+WbJrdu9QeTz2JVIxUDUES9rVNM7VBCDAiHPqKvSLLzmjiK7UnC+IgxWMYRRRDxhnIg6c5BM",
-	"0IdgWW1hs4PGCdIbd11rZwbtfQLjdU0tBHbDUex0+cxMyP7Cg/PwWjPKm4KxBDOqxZSrLas1tuJgyAL4",
-	"XjrCRnlRsFziAVubzb2I9Y7Rd4AZObTeH1pAep1Fr0rfWBsOtGQYwE8f6EIyDOgjLbXn+mO2ULWpN+yx",
-	"PiTvr0Qsl1b20PUA1wZezYFhbx7YGX9fn/0Rswe8WTnfY/jUa1DrlYwaLcuu282OdQhPVxUgoa0AbMay",
-	"xWrsr26BpgGoDV9olB+y5C6UmfiXckioYA3BSbPeFmt5XvAE+xKDTovFCcGtLZcX9nGn3Ew2KKX3Onyj",
-	"rblzI3OnuT2jZQeFuoC6+kFB2rzFsrVXNtpeWVUTUJxkSnsahGGSwd2OVlV1t2YeF3OrmSCSJTId1cc5",
-	"wWy56isX6cjDNvOWQjBWSc1HkEyEVcTiwKXSL+uRwmHiRU9VpkMn2tk/TrqNVISd2peNj3YhPoEqgIrF",
-	"utgdNkFb8PEOewbwZ5Z7LJYI7wnskoWQ4C7Uaec1EhjxRmbJCFFpfCDJgcxS3IBDhhwIm6F2co5mGyHP",
-	"6ojq/GvOjsAEKbhk0IXKUj4zlbWPwEjOsbtuyjNB98cyAMbztp+dqFOyM17au/Ira7w4uOsaPs9d1oYd",
-	"3tFRZY+fX+1yfnaBzkOnLHB2W1THTaxSd3JSC0JIW+NkIC9RACK7XWvpq/ftPSI3W4v/UizWuMS5BqBB",
-	"uOgBty4943XuTMql7EzQgfbVgb55zOlZvZB3KTpww6CfvXch1ie2sBEAImaJ5Ff52Bqaw7QUULXJCz0c",
-	"OzRhJIPxkZcsA/acvvMNL8WC+pByoz1Y56C2anUux4XYraC+yL61HAto9WL9Zy7g2+oswTu4PXB/od6H",
-	"3awnohRTJRedtj/93tNM4UcYbk3ra6nK6myVY9fA1b6DAbQkMCOIN3VLzL+HgEVca1Gi2gXLFtGMKLLh",
-	"/N7Ih7C5NVmICqzEQBDPrqzeHcTSAa8h0NGxl6lcs5nSoRnYeAoUFwuwvKVacjFU2YooNFJFoeb6iHGf",
-	"mwUjXQjpmmas4Qn9EL4HB1LtUqpKpu34BT6kceo/yUbmY2h6x+7TbdHdtk7+rTRR6NbfqwJyeDvXHdrv",
-	"gioTdf0BjlA/Cesn+GxopmLYH+PKT3IZywuuxQ8HVVkM/JGdZ67w2p/Yrm4BAs3uQI8giqyZP8epAa9Q",
-	"cqxjh67lTR2Xt7jmrH8H64E/ftNH/lY679lO4BkkM24vndfY1F5Cb2clLGWZmwBtXrKoggzL8gOrOpZU",
-	"5U///gAEbsnAGgmVtvZFAMJqT2+roOpR11Xl4ms8mLg92OEdTvVWuYYn9z2T1rb/bFu3/wD8VYGfGUIL",
-	"EpLdfYn4p/rofIUxUezeXpXxJqse8UOhUd5BrefdaCWxen25wW+qrsR9mc/tDb7h261vHg4q5g/aSub/",
-	"8Vh9MdMAUmMbebyPphi7ovd3WE6UUd0n47+evvjJHlSnb35i1cwegs/Yrz+y/sGTZ6x3WioATYAxal5j",
-	"Ft4EIAPD3gCLgeFfLNexLIW2nxjY4Ilk+9mTp2z2kc7VXQEFp5kzYO1GnkGwik2F4UAq1y8IUJEJkw5b",
-	"g1HVrFA8O4WXfNBDcloVJp/x0uyNVDndtfNrCtCstDMzOYqfX/brO+BDsf873Vg3cqgLaKzeEK8YgJVm",
-	"GWCV2v11xBKYsOddByo/uwl6mr1/9/qbO3af3OARp3xhN+W5Uq95Ocb+/yfPbvI+VKErsl9FlvNzuwO+",
-	"Vsv/PQgm8pEGSgQ78i+FKyGiLMuMBPjOmm7vkz1Z1wLUdSiLltMZ/m/dqTzjxq7AzuHO//j78e7/z3f/",
-	"a3/3rx92//HpyQ/RDwd/xPGw/8/Z+H/O5Hjw3c7nnNkgSnv/nInxbXE1Irp3Jsf3AsmBev7L4XHcQwav",
-	"sfPuuLkce3N38+j5MiW0vwXgJqx7iH9xPYsBEs7vFS+sg5rVMPR5iRm0WDqs0lzXrKd42tJ4JSFIZ7lV",
-	"y8mFkpVOXGOKA8b202Hw+yAGdG8igBPTyP2Xe27AsOomoEb2KEcUj6XBCdsmlv3vngApN7tYMOLpPmJ6",
-	"iiWrNJD2YW3DJBHECV5KJlVplwYMESjttBOFjJXrefU1uA0azflEBdPFpTLB+hz5YlGeXo5Lu8UiVumK",
-	"FwVVJhDpS6pkNvQrCPF9JKbNdQ0a7FYaEUI8EpZjB2KVNHkBkAD2m6eNBl47EPbtBrWUGntroXjablVX",
-	"pSlVvYcilvj/hsNWTGdmgTCzUzTP4c/xzpvgrninozbind/OmwlvXM+vE36TJM2/6xd1QR6VcLINU9lL",
-	"N3JfFLm8jFCAyN4ONI++uy60Pva6iDjPNFRz06VJxEplAHo/p7rfoPUMruRQk52QmoQ/Y4OdIbmLpWtn",
-	"w6GgOox5fLD5RBV1IdaIT/NiwfqlsPoEGylzJQdDFlIoldSjFVOdt3swlnEd1okfcH1cCTZWa7ciAsHt",
-	"Z8JhgW1uiPzcLu07Gr3dr4d3+dKe/VfgqHdVCBLPjjt4go3UpGIQmpoe7pCjcoHvbhE8cUwXrAY3cIdQ",
-	"5BLbQOvRX9tCDRWxiLfnu7cwIUWYOIw3E+BAGBtYJ6SSAIYrVVPR6PG166JjmfxLKUZ/SxwNvp5waLXI",
-	"5eVRfe08l7rR59HVrh2tp5KNOpq5TydKCvamAvhGGMN1WPjAhzN+/tLsFfFXapYpyN0DxAcMAr0BSPVG",
-	"2guaNN0HFFlv2KAXSfzTEkBDbPRc9AFkSY6hkmDECy0GS30YIWoQjgoXwNA+jXha5lc8XTAEEWVGUdCW",
-	"cekLhXqsn8DiHrI4ZOqId5IB4Uwuk5dQOzhcy61tGWKGKmrEsULgcEORF5+yKVBG94ETG20yqMtMr0Sp",
-	"IakKFm28Q/GHeIfZ/9cDpkY4Npai9pO9Ik+F1CKpM6czemWC9+wne/SX3RkhqTItyitrqBGW6FQBAGEs",
-	"m/QqK1g1719B7hXQ6dpRo9gKaFT74UEifQ0gy7uGVK1KTCf4iRh1QbB8//RzYEO+UIrpHa3LI+WVugJh",
-	"77wAe4rGB6sW+fP1apw4fVSXqdc8mHc6N3MJ/Fa+wt6dnsvCSNd9Ft/yHfEdHyOJQ6+7zePcn5v2Oh8Z",
-	"5oCq9GfVglM75wo8DrCNO6Nj7xP8Eyz6P9aAIp4RYg5FC2qrhb0D8nL6fVQVEZv59tRc9toyo8HzbxRJ",
-	"rad44yzn079s9KkUrMAmohVqYT7/wNmywl7fTSgMuXQ1SIYzWDFu4RuuYO8jKHsfwhXEnILe1l0aDGFy",
-	"YpfOyL1PptYBrU7huZ+c9cQCenMp5rsEOsULURoyXYfsxcp8IVAMwEHU2AUeIkSJ8f6Ga+gWZ7dehHZ0",
-	"UvsiLtR0E4ViHkuXPEIvJCyOO5q3snmtbMY7ALww51r2DJuKeOeQFSq9hIDhfKIgk3Af2BluAruFGq/L",
-	"ODrajtdq/Ijx9tyIqb4ehNdP9YU0JXxWkhxelryzmLZQ46+q18u9p9ViAaB1M67eBES8Y9RcC5lBu9TN",
-	"gFbO4KjAI4baRMpW0BWIVjSRV5bglSLILwGwLcCkdcKsrEdZOaJIirjKVaUduIaaaTZX5WUux8N7B0Rp",
-	"BOpjSfAo7RiDAMJG3mJfKolQDlpIE7mGZCzPLcWs4CmuB6yvKGPpAQ4vqlIa+xNCjth30QEAzOAwjHwh",
-	"xThk+gBQjd5iznPD3lA+UceS0p1kiGIptPuuhKkWgvnRXgTWU0zn1DX+0AWEiHKt52iwx74JHJOz8I0e",
-	"n0LsrCYl2ZYSb86J/4KaYEGqAojUDp15pyNfZv8e5DtAZroDSe2Xb3Jm8JrNjwCalMrAxI/IBtvGmfsu",
-	"n2vs6JUE251NEXDl1iMJnLmLvozZiTnzG1ibxwB77txRHWFtcSlSZBC3Z/xXij2wUtTBm696T199rxRX",
-	"6lLsAi6QXhcEt5e9tVcFe+Gr1FwvZLatZFijbGTWDPIw8ZFyxzngu97XznNZl7qHp7nlhMw6q2dagkD5",
-	"jXtmfjjYmI6ZR9iLX7r01u4n64CRI+N5Qu9HjRkx261mnXW4r7GyLC1yQMzXl2QBlloBfxwVigY1qMgT",
-	"xSXzmxG9SQRbyw3rG5XxhXWcIS/5m4eyIqJ/LpH2oKdZYnXpiQepSiKWAKjVSyHsf2PtwksBjBMyi2Wi",
-	"hXkpxAsHGESUrhCUVeWUFwyw7LH6dSpcqU5HQxsWghzFEr1hLAtBAEysQWq0xcFFZSU1BMZyyS6EmQsh",
-	"O2pGz4yYvZ89JLAQPuHMcNNJu06bqKcbr/JVHfWrWL61cDSKvJlU888SlqgjpvQrLy91+3N5+FwMFDmZ",
-	"sTvHIwkA3ZCnxUVy2GVUEz6bkUxBKCipQYkgTwJlQSNrpx2yg/39CIu46NrBUZD1x9ps6tB0Q7pxkgjZ",
-	"20VmJ+9CQfAnK7RDdhyEcEI6DmjBRsoPn7LBKXDDqGLdAeYyqj4Y81xS1XuNBuqeCXxQmvUPnv51MIzl",
-	"Wyc4ulYjy6KHGoWtKpSBk1or4TA9O33A1l3TvYqhuVrl6eD7RfCxsYQvomLgmeCoSDxWJBZvNeZIeBGu",
-	"MZ52yiFpkgvBS+iavxQyapQPwrCYZppzzXKtKwSBH8ZyZfP4HuIpXzC7xoJniAOc0C/JYVjjZpRdSt9N",
-	"r0axTEKQClQhyfUAQK2wP60xNaf2NpM0D2b3SBloOhFaVPWJ1yVN7bENnT1+aIG+DcutDluoClt/VJvW",
-	"AloHM+EyFPD7sd9ci//dwfBA/WKnsWlD8POQd7FsAt0dhYoFGHSMQqvKahCuaxU0ZAdPn9aoe27o6xBz",
-	"zu5RdWyxcv4cWDl0BEOCiQT0c7GtOuQPi8quqYAMSs++fn7rM3yZzavTOvNcTVuw30eMf9FnYBwLt12d",
-	"5pHvLstLH72wToKSqbhzESeGAnZHQtRxsVnVhhPPkkxkVWqIFh/iCWUEB9Tp27NzRgPC3+14MFwCnlrC",
-	"sywJPC7rpDxlvZdCaKgBi2XNXVtdFLmeCEQwtps3qwpA9miF3XBxjK9fO7z377J5CmILBP7YuuEEu/o4",
-	"SIWSpCMCAP1bV3W7eGCLNniODfKE/r1eLTjYSYSPXQ/Ib38EZgH0yAHInDpXiBLiQjDsaj+MJUdiCmfy",
-	"oj8gPtrRMdrGjtk01wZgPDSbVYYIfeaOrsKFP2PZT07few1ln9DyikmrirEX0zt++x0YWzl/9BxYlpta",
-	"uIlOI6i8IqHw5+j94fqj6IOl3d298RIbXQsxMhCt56VglcSWY+q8JCT4WqDpVzYRpRh6oKYpXwAgCbsQ",
-	"sYx34h3WR6Q7VCH2IvSYgaEjL4SnZ6S1SauyFNK4S6EJ8t1rlgRQXEkscQVFBryzWDAnCg08O0hIEyL/",
-	"RJhCQQh7e9ncznngOlqJsdf3o8I98Q6ABUAJPkALYU07vJqZlKoaT5pz6rZjPsvL+aLWiZ3hhrF4LUOB",
-	"bWN796iN8Ku3lCRbiUFYozuGAarZuORZrXZaQ3BJqYpV4mH6R8Cr3re+SODoJCxTQg9Czmk7EthPsfSD",
-	"4c2+2RIGnAY2h71n2Ohp16IQqdXT9qceJqOsIo4lqb0ahCEvEYXJPtd6PYMh+6nkEspvE7gpoQyvQ/7B",
-	"oQ6bLfVIiO0iMKWaKc0LVJBJKbhWkvwrlMd2JVMv9cZqGT/FzXOCTuiUu29OwFP6micEWdvy6DfNDdJA",
-	"nepnKq17QIbTLGLxzpmwHw+pNEcsq0wudLzTqBqPZSbS3G7/hTBHwa6CunHtSu7xWb9XohKaMKXc0Qn7",
-	"lPHZrFRXUJ1uj9t/itRAtQJSnmNkwA2NIYY9uiWBQv89vCf5CtiV/xweprM9QWPd1r5ExfdOFcvGpTWA",
-	"flmkz1VaAXdVt7b/1UGcAhmbZsmoVNIkqOsueHqZREzwdOIBXZ/sRwd/eRb9fz/ss4uF1d/9gyffs97L",
-	"vLDH1n95ct1YFoB6M+GSPdn/9cdhbxBBcdBiJgBMNmKnb36K2E+vXkbsN3FxGrEffz2N2M8vXp0Azuzz",
-	"l8zJDNUm2BOwp2NJiiCiCpmLRY2npkp7UwHIGPAkBLV1pL4ADYhgiEP21lqNOJN/Pf0piiXMx764fbY1",
-	"trn1skXmkW4RJE9XF4DJohwZOrDX9t1xhauPf4TFRF4Zu5Yscx9k2LMH5QixaFAmoc9SfOSpKRbUQ2r/",
-	"LLL6LpgU9J9AcQIODBQUUNYJ6BMLpq5EOWT2g9ANgLmCyTIh03Ixs4Nqo0o+Fm4RJ6LICE/LDjwVU1Uu",
-	"jmBySHwNh/MIWjztrUI77WYP679an6kQiDzkFgc120jZ0/4qF3PQWQBAiLwWAsQJ/CxUUVk32G9jM28S",
-	"5q/9rDdC2Ix2YDPcFMjzUZGAf1mkZ/Y7mo4T0v9INSh22wOo2pwR3e4WA/jPigF8JmRWC3etumo9EBxv",
-	"l4v0li4MVPcsrM3aaH13AZSm7qgv3vaXt5KjbBvMb9xuBiu2CEikfeyqCwPi8zt4VlvQmnm+bnPuVGlr",
-	"xFGeYjgS4gPy6yaHLOFT+8fElWiPBIQLyzFAtaEHTAcxq5l7Y5nU/3iVJVg0A9YMFd+43MgVzwv76Rx9",
-	"qmPy936yd56H7I01OmJZ1xoByC5NhqDmrKtE7MDkzLeYBy6x8vWnJH+jN9kmJLfu4kr5uN0brF+KUSWz",
-	"QZv0UuuFdyhrmdX3lK1c7eNZjQ0HiNeIgR2BIOMt2SH4aVihzAsGdB+5ZqLkkF0Bz0Tt6kkpgDtsECGN",
-	"ra/CEDKrsxSY2pzk1hlZhP0OVZabITspFKBmcrnws2pG/mLZFvpjt4r8HYXV4fjKOpY+/eqDPKGPExbT",
-	"g1OF/f0TVWTurcCWNsESlrHEsai4NsW3OwTXqw/F7gkM8AEGcEia3AN/FTliEOQmYmI4HiIsg0f+XJ3D",
-	"IfvuyVMAdfd6PWJPgm3l+6v73z2z1w0i9pSaF2MZ0mb3v/sB0OEHQ3bKrasOuSzqxKEXCZdx2GtR87iD",
-	"7lSZ9kBq2240h2L0+FgFMJtt1PSho6bbM+0eQqB2q4Zwn7cPfwaiR0eV/aLPSz533299Oc0ZbJwZzzNn",
-	"HLP//t//xx6tCVNyN53wXAaUkMR/t7D6y5RcapwJm3A9sYczngkAQBzRKXAp1ZxaZegBZHxzrYWhWB4F",
-	"8UpuBMYZrR5GqBljCte8MhJYzO5NZIiigaJVpWedxmgcgu4EynoegFGTTBHSTu6A9p3pD346RR5RS0f2",
-	"by7A50VQ0b250UdQN4Q9QsFDXV9QgyHFfW1Vgs1icl/FP0VwHgchPmTHF65CwUxKoWFV+kQwEsvvnuxH",
-	"+3iyhPA88DUXwtzgXGd9q0SCcx07o7BfCI588/Fnric1PjcQcIR8+kEO0e4M7KpcIhGNJWwQZxUsnDrq",
-	"AIWmX+v+sFufePWtG+XgHC+/2OZ5OsfOSNseoNu04zfJM7l8joHPGOjsPq4gEgesHsiBW9l5LGOU999g",
-	"Ny2dytj62h2++hkcEB+o6r8/ez6oA2r+HFkJNdHZU7/T8nEOBOjJ3A5gjjFuB1xPiRRmrspLaup3IKb1",
-	"0yjxZ53tJnyqL52PpaubZ30tBEt+r1SzvfeoQZzgfPaSBcxRKIEkM/BM655ifLHm4MQk5pTnUgrj449k",
-	"UdCbUIe0rqYsl2lRZRA98y3XsVxahWjZVZR86jwyGtLVAs5KdVGI6QA743p2YTwHWLCFcs2+e2LP5R60",
-	"E2OZslujnnb34Ir3XkldjUZ5Cm3M9DkP2Xf/AdrLf+ge494YWPn6Q+Z0pwOnWg7ROsAGUu+x9AkKWCwg",
-	"Cx4MYxlLHCnspLae+D8ragT3DdF1X2Czxxs7CQdOswKe37NYOk7+ZeaONkSHyDnHngYFIg48G7KXqmRP",
-	"D9hEVVZCR0aUsawBd+E7zdXuiKfWJAy4aZYeWX+sD6lSRabm0u2DBPajVdQJmMFEf2EFoGFvAs7iRM3l",
-	"EctHjS8MaUDc5dodI5G1SnHID1ShmtRxc1dcisRycCoFU/w3K04kn4EcTUTRmi9e7q7f1Oqrk6V5PpIx",
-	"FCxUR70nZXSDQ2Jb9bkBedZjDQkY91Xqg2n1cAT8BNT6tzzKl3Ow/iAfC7NbD+C97FZwHvSyeaEVGwvT",
-	"VCNIBFST9uRly/ylmseyn/gfqKA+GUT21dDC7cCv+YJe1JchSbxeXlfk9Ktgbn0rRcMMtd6Jmkt7dKgS",
-	"zSOoLFZSYE/Bwf7B4L52M2UR1sF51+v+M128mSSa9Txf5+40WbdH7tDTfy/4h96mD6bUCcF9p49M+YpO",
-	"NXXKx1hqeCkWjKPZ41hwwTW2Vkc/GQtDJyJ1telkcMgSAKRIIpakValVmXh9HMuZtarRpOtp63F8NCd4",
-	"kYsyKcOLBFxyMG4k40XRodDo2b8FK/H5G/F6pQZeHM72xpe/tkvxpXY5PLFtm1uFAitP7hF8wg23XO6e",
-	"Jw6yvm47jZz+bPXtI6aKzMtaBE70GGgPOTP5VNyf7w9u8XqeEvIMw4PARVrD/nQrnd79PiK/hWIGUeiu",
-	"BK65c0gwam1HBW7n2tFnc1UVELcV+ZVwoy77yiZ0zDnFwIrCuucQeDYKAwaaT4XDJeOaJcshEF+Eg9Om",
-	"gb0LD78Evus10Y/+OlyzWFpvXck6rNLrWOtWx91dt+Ksx7LprbObOeuDITtmp2/PzgnzkD4CLnS9tliV",
-	"zGczwUvwCDk0HPaBE07ZP0jlmFULNbZGAjGVupqAAYVRwpQ1bG0NWHEeJ9xvEZcOUTMhdeS/nmwWetkv",
-	"PhHEbIlLDWl/NlJpRbhDsNV1I+sjWbxzoqTJZSXinSF7c70nuxRH2lRH9remp/7ofizMosvwgTXd+q/3",
-	"WZoEqKONtN8IhAY3fqq0IamYEwZmIFEpl07jQmmKqwrxeEj3Zfxh/mF9Nvg8dExz7VOq1IzBtZJBlteK",
-	"MJwzdUwXc6/2Va3G5VSPRDHdFkI9O6VvL833bum9NpEpD9Pb25rGx81F/RPbemvBPgqPzJU64xa7596T",
-	"Vc0C8E87iHh6XJnJzuHf/2GFDFmT/F/+YW8or5zIVmWxc7izx2c5yBfNZFnTvJLYAgQgvBdQTgIkSTDQ",
-	"sG5ImArDQbKXAmr5WO5Ws4h5AiNqD48CxCq7Iq64z+WN65Gx/nx16PfWgJpyycdiCiF5qKhcXuRgIKzQ",
-	"WR3oVSPBoln/l/88GbBd6o6LXEuYHTMTaa4RXtAPe7lI2wYF7QztRTUePPyt5WLnnrNdxu0rVbxgWGKK",
-	"xTsjUbr6S+sc0ZkTjDzjC+w3Wx079LN268QjbVR3iPQ0mbXhc+g8iBi1Ry6BcAXPD7fv6hSAE1xYKci4",
-	"4cMG6Tf+0LomV6JQM/tauwCaMRHFTJT6iPELyEb2D/YPIHk1K1VWpYiz7YfO6ttbBj+FrgU25eWlMGxW",
-	"5qnQrJ/xvFiwF+/fvT97zvzcoNgJt9SP5yfvz56fW1sgK4T1SImVnXjOU55OwmXB8Vueb89vPGJh6XVu",
-	"wJKwRwnbZS+P/y1iRvBpxCZqDma8Ki91ZD+LyVPwDazVr6ThqWGZMDwvwi3pTqX2B7v7rGDX5UHwxam5",
-	"y0UgatHBv7cJuEpz666USo3YLjN200+VzCE2hqWyJr+y0mXy9FKUEe6hFAGOcVmpcqSwn6z5GtNpJVGJ",
-	"r6DOVVlumE5LIQiDFeWd7brNCzsCFk2VIiMivYgylepSY+BgRhGm4LFQlr3zxz/++H8BAAD//w==",
+	"7P3tchs5sieM3wr+/M+GqZgSTcl297QUE7GyLLe1bXerJXl6Jg47TLAKJDEqAmwAFM0z0RH7cT9vPBHn",
+	"DvYWngs4d3Ku5AlkAigUiSKLkt3jmZ0v3TKrCi+JRCKRL7/8WyeXs7kUTBjdOflbZ8powRT8eVmw2Vwa",
+	"JvLVG27sLwXTueJzw6XonHSuFNNMGNIdGrVgwwMiBTFTRrSRihWECr1kihhJKFFszqhhBVHslwXThiy5",
+	"meLLdMYGYhj1dfgdWw1PiJBmysWEKGpb5ZoYPmO9gehkHZ1P2YzaATGxmHVO/q1jB9D5OeuY1Zx1Tjra",
+	"KC4mnV9/zTpXUnMc7/rwvy3liJZk7l4gcgwDKqk2hN3biUG3fsR0PmeiYEWvNoCxVDNqOicdLsxXzztZ",
+	"Z8YFn9lB9cNouDBswhQM55oZtTobG6Y2B3TDcikKbSm2pNyQERtLxYhRK0sHOqFc1DsPfR0l+7oxtGQt",
+	"lm05ZbhwitGCzGTBSk2mtLBLYH/Lp6xwz4EUrKiIxgWsy+lA2BcKaiiZ0RV8uWKG6Klcwqc5LUumnmhS",
+	"UmOpmU+pmOy9nL9mnTlVdMaMY9GzRcHNWW5kgpy3wIp0PCYzNhtB57wgUhF2OKO8tKTk9r1fFkytOllH",
+	"0JntjEJrNTLTj2+ZmJhp5+T4xfMUk8EwXis52xyF/bXiX7tFulzk5aJgxUHTEMa2pSSXFdSwQ9tQp3EY",
+	"33FR2G9SDd/ZZw1TO+r3G9u8pWrCTJrEBp6RhW5NYfziISS+lZtjeC8MLyMKd9nHHeQ18iHEvbBTuqJ2",
+	"iI64c/uP0CqzzztZx24SrljRObFcvN8k33ArO1cNnMSVNuT97Tkp6Ip4JnoYD3W29J4i8lu6R9fb6Jvs",
+	"OBL+37HVZu/v6B3TcIoYtUI5HQlmTcfsJJwx9ZOF3LEVoaKofvBfTZjRKLTGQFd3WoGUJd0ZVXesILVj",
+	"6Q03J8SJTC60scJSjolaCGHls1nynPXIkRXfxy9eDMQ913xUMnJ2c355aQWeormVWxlhvUmPUPL+/eWr",
+	"U6IYiidWkLFUhBpSMkvt4+dkKhdKo4wEOuPZXBF67dBs3lEv4FwKOz25BuKeaTNjwly+auBwXr1StGX0",
+	"r5J8flVS0djN3D58bAeNp/5ZdXYpZhZKsIKMLI8QRlXJmSK5nM2oKHoEDhCm7pmC81hnZCQXVgXIyMIJ",
+	"HTwzB8IdmsCXsBusPLSH6D0jc6o1Kwg3W1byz4fnJaPK0vcwjP0xesaVknOpadlMZf/CIyn944It2PlC",
+	"6dQRfOYO4F/sS080GQr20eDLQzLGk9ESaMKcsnNK6AiUE7sVqs1p32iSNjn23TDo5+lTDUb9ls9Sau0b",
+	"uSQzKlaEGzazYgfGJ8eExrMhU1kWmnQLNqaL0pAX/cbzpoR+4gG6jzonL/qZHa3T4uxYd+h0tzy/Y1u2",
+	"6CNX81ZRoWluKdHYh4neeWR37zVTn20uP3EzLRRdbtkEj+viV/utnkuhGSijL2lxjaeL/VcuhWEC/qTz",
+	"eclzain29K8apVLVy+8UG3dOOv//p9VF7Ck+1U8vlJIKu9rUvLiYLwzhmsxoaeWDPZF/zTrnUoxLnv8G",
+	"gzgjuRT5Qim7Y1Gjt9ofJcUC+2IZ/jt56yMblz6iDS/LgXBHqpWXv2ad11KNeFEw8fkndMMn9jzggowW",
+	"Bi4xtCzlkhWkq2TJMqIXGm+BGeGzOVNaCmq4mBz0yLksGBlqw+YfFvMPnqmGJ3a+AyHnTMFQiWCssFJl",
+	"rJieWgKOuRXt9lHXfv1+HjVGx+MPGq6FH8ZwMakaHojuXMliARvx4CRIp4LlXNvWQL5SQWiey4VA4suF",
+	"AYGmtVWM7NoIQhdmyoSxpLQ/zOeO7t9KwX4bRlZMy4XKGWEfOVwvrca2pJoUrGTGKUYTKZG/L4VhStAS",
+	"m/z8PCFnDC0RS8vmSyXFJFg6QDs4JQUzlJeaUMXgRlwpDqWcwKC/l+a1VR4+/3i/l0Qv8imRo7+y3BCv",
+	"hRoZ3cNhSFd0VUpa3Er51l7IfqulRkkwksXKii4jJSlt9zCkWynfUbFyUlT/BkOSEs96agybzY22Z3hk",
+	"AgNzzWGw16T6cG8/jSw70NF7YTeWVPzf2W+y6oZoL71A6o5oQXLFCru1aamBvu/FXMmcaU1HJbsQhpvV",
+	"5x/aT6wsD/F8ykCujhSjd1YEjhaaC6Y1UYvSXtzttYgLvRiPec7tZhvRkoqcHcCEFAOdmoqEuRBPFkoK",
+	"Ph4zOI4cozlZ9l7oxXwulWHFO1ZwegtH+W/B8GNuN99qziy3w4mS52xu4Kz+1SsbaMvKDb/nZnVpGNz+",
+	"rYbOlOGoXFDT1laRWbXm5G+bP985y9C2ufhBgBXp16wzs8yCwoF9pLN5aZs8EwTvglLhKfMtU7CLtKEK",
+	"5De5MVQUVBXE3uaSl/5K7fo31MOcccr3mNkpVzZAFGd2SLUhRkbDgsHN7oM7UlkB6ri/sn5wY6v/qJhg",
+	"y/UfZ9Qs7MB+TpD2bD5X8p6WN8zYc19vLpQbxu3Unu+yLOqkO+r3+/1ev9/Jajf0fqIr35AsmbK74Iqp",
+	"3PFq1F6LhpZBEX7soNaWrWmE2SYR0qNILq+jcHjrMTR+OFE3vpzRj2czq0glOmvubx/af2Zix1NoJjzz",
+	"loPoKlMnvhTnU8pFRYzadTtBA8Wok6fRmy/6qVfNxzdUTxO2T7hGVLPKnOFgZRXa6EIKP1OciCKaCXNK",
+	"PBF76+ydGsBCF9fUsN3T+rWZgtXFsz0NEyYIUOLQJ0W1ZgY0YjuljPAxuRNyKdamtIP6a8fydBUTUU/l",
+	"oizIRBJqNZqKbISO5D2DV43npbV+91vL2/TKTameZmRZKQvBBlQt+xNNBDNLqe5I96vnZMo+UnvdmdGS",
+	"FHzCjT4l/Y9we/jqudXRL67Pj/vIK/2PRMIIaHmQEcVyqQq86nGjSU6FFDynpe101iNnMBxCS8Vosape",
+	"BwutkGbKlJ+DPQPx0ovb0J7zlDzvf9Mj156EI1Y6Pxh10q2i5akjMDcZKdnYEKuHrk7cJcJe/WpeLDcW",
+	"TbgJjruVZ/l9WXxzYd7fvCKKGhhoyeGe25rXklsCHXS55/M1paZ6sDFMp/uln0l5l3xgFV6ebq9go4Yn",
+	"C80a3IdyKZhC0599yV+lT8mgM+i4ZZ+X1Fim8Q97OyW5n7Xr2U2nmrEfa5jOz02EfSnlnW4kK/wNRsyd",
+	"Wl+8StUyUqXoKlqLWK0cSVkyCso1OMt19CwYLPEulbRfb746j2z2LV63+0DkvOTUf7Rzhtf1T+xEpaHl",
+	"eTPTwPNXzZwjYsoEUrcY/TqFLSekVvKe8tJe1pLdT1mZ1vRRmWWph+u8GDpwzUUfp9huyYT5nk2o4fes",
+	"NudN0tVmuNbtvPJxAIcEJsoq5q1Rv75UEUfWFmFtfBtM4uncuKEuhFGr1IYyUoEDODlVeHxZND+7lg0r",
+	"SBsUgPc3pJBlSZXOUNaEGA13Ws7kPSuIkIL1UmrnPrfFvLR37ct5qwgKWhSKaW0l4L8xRTUrfh50iBQ5",
+	"aAhcYQiI1VTwaXJ0uVSKldR5EFJ0AW5oeFYZXhuJ7m+6m9NxgT2rOfNuWCe1N26PyZHvLaO87pVQy8BQ",
+	"0XDAaaMYnTXMTi9mM6pWKZWOGqsXFNye24JciEnJrVYFMx2AZwDmFnSVVxdXh19/9+zdNz8e/3nQSU4Z",
+	"ozWamR+fv3dn6HZpE217aqorv59QNO+KBartFW+mWr8xNcOeCtSPOLx539+zlH5imRn2f1Fw1B2voufo",
+	"Lkoqt6WkBbHqOoTCRXSt+t3G4jNmqO9756n2zr/8sDPU6rVne4gL7PtPTGleY+2o2a3ca5zpbePBfdXk",
+	"zqE381XFNhEv+aZdQ+uTqBEiw1WPFmE711w581idcyqdqL0ChkyYUA4E+9gQfEXHBhVUezTY18BZfUr6",
+	"hBr4jQngvn0JGk5j6LqRAG/lpGH6wij35x7zh8M3MX8rJvQmAS7umVoR+xADN+UEnfJZFD1QGqbAL99S",
+	"T9lGbIw0SFDbxSzUSb5dEnoC+ck1kvhdJAoSSsmDtI6cLvS207dZIzjzIu2UaEbLB5/vfCPi6yHHvLPx",
+	"ezND2+vo9cbNIWld1NcsZ/yepfv2noaGA9zbx99yOuIl901vKhRgRNA3rOEW7G+XF78snLOmlZWwGnu9",
+	"i/TANrqpTS/Fmi9pMWFv2T0rN8k34+Iyun+sBRLyMYMwTX/LAEXl/c0ry0h1q2iDRXXGxbU97RUtEzIB",
+	"H7EC7uuaLKdS+yAir/NY5TSl5UUHGIaHbBdZQILv7YvrawBfZzU6rA17O0nf8pTJsLSP2kvUaIV2XcZc",
+	"y42D+t5Rwzta8DLQyTqlj2JjH+1AwUCkDVNJz8lLvKRdSZ7StLZZewpnrdodSFrbCfiSbzg1u3MIWbmi",
+	"Wi+lKhqNtY5Z/Hvr0ZVJI5ssi73en7d/OSXXzkupmTPgNM5jlyXYB4rktjHdaDh/0XZMSLZXuO0aR9V8",
+	"BX5lL7sLWpZggAVxlhFv78We14b27DhBWiGNE0w1uiZN1rXQtjZBZjHHrQfG0WZfyzn6nV/TXzYJErZ3",
+	"q31etQR+44RCo51QTeqPEPWMgSvzkubMKlBMEcM+mlM0QXPDiKYrTbSMhGUw/63RwHXmFa7tc2/wdMOY",
+	"3phZuW3MGVFMFBg2reSMvKPqrpBLEcKcFF2SN7fv3vb28JADi/LkjT3lsQ6vZ/Ggt8z5jVxemp+kShlt",
+	"uTBKNhgD2HxvhrgxbL5T8mOfvoctA09r+dPGNbJ68eNWaBvXQkAu1wTfAWYFXsUgO6nIbKENUQw4uh0b",
+	"Zx1dLibpCwI3DXr0Ym4PmQZLk33k7wp2wJD7FDKfSPcvf/nLXw7fvTt89eogq8x7MDVtqGGaSMF65LW7",
+	"yhimZjqkMswVv6f5isxlyfMVQa+TfeBuuoQSwZbOaTFRjGliZF3FOu4ff3V4dHR4/IedRymQxhMiq/b4",
+	"dAe7Aw8m1OtAKr/JN/dn3mA2a9i4JRd3yVh/aqYYrGfZxfIAJiiyObHKi6WKIz43ZEqR5kkrWAMTpMSC",
+	"pxNMItuY7zaCYZBS4j7daH6DHJGG2xHGJt/yWYuRV+lL0VdbhnrLaEJ2TxktbOvpK1GTgEOFcm8RZ4fw",
+	"DnXRPY891yEce06IzJUc89KqPUFclHSESR3giAWzu91/DMwOOVXFPuehp0wWhK6f9Q4iuxlu20Zbt1B9",
+	"9j8IEEr5lCqTEUtbqnVGJnxsMmLHqJnJCC8O7fwyUnJtMlLK/C4jlkEyMmciI3rKWVlkIF8ysqRlycw+",
+	"5yyfufNk937FGOWpMXNN3l+nzwp/XXvUrnW3trB5ZxiEFo/QETW9YEohjzxA0a18PWjIvGcZoYbMpDbE",
+	"LKXXefWaAH/RcEPOqWETiQ4Cf2fLw/g6WWciZbHkpd3ulhEmbETzu07WgbiG5OWt4P7rqE1aFECgYpGb",
+	"5FetA3/Wr268Gmuw5odZhXbT67BIu/ByWaxFMX77Mhkgxml5vvHu758/38Z41YvvBTesIN9xMSkgAXP7",
+	"TB3TweCS01GMGvaYK5SZsipYE6OHNq9QKcPLrmsVxCSt5xB/lSISRuy0efVRYVFRyNJYKvLy9hzE9cXt",
+	"m4zwiZD+wfubV7dtAqe2xS9JcZjbkSYimPi4TnOrVXBzQpLxSqT78vY8I7fX58f9AyvrqvClLgQvnfrg",
+	"pRldkRHDCCG5MAcZocKeQpr1yCWof+sxTY7uT9ajm0i3lEum4NsM4qJEuQrRUgfQv+ttoVmBzt05U77B",
+	"EB0FMdd6TnOrqyo7Y5drUOW6+mCo/qnVrEI8lW0XDH8QNDxnZcnFJHNhU/WlOTr+w854Gi8ikCUrjmve",
+	"UU7Rwmy6xn0VBT+v2Q7ScVVMfQiKWj2zvvF9L0F2v75kI3sgJkyqjN4zjBojXUrG9mgmU8iYwovXnMl5",
+	"yTJiJMmpyafABYdjDlQnI2n0wTrR+7uFdDX82tSrAO5m6rcIkNwq0uidnxpIAR/C4tMF1iUc7qExY1bf",
+	"sby6MFaCcLMh+vaUfAkXkbQyQZI5pMmfktGK+ARRK3bCLoNNdovRiVZQSWH/t74KKRE5Zg06rZ1fTfCA",
+	"XJzaC3d3OGZs6KXmLwtpmHOR2e0JlD7YOBbIWS1tzxKtCm50+9mZ11lIblhOnRPMqurFwsmCCbNPl7i/",
+	"iR3MB7wFF8MqJdDnEY75ZKHYuq7TbmWio6ZOIJCySHmpkPBtiI2a7RnGvLQzzSYFU72dapy4nKmN8orq",
+	"6UhSNAg3mspbegIiw3viojRnwt/ZWrXnYCKazI2YVa9frt5J4cAy2rQKb1/DtzvNVlWg5Fpn1WSSNEU1",
+	"KiFsqgVet4wzldhVRpaF3eWaOXMMSIR0IFZr1cxQk7ZvN8ufRIxrzvcM54i2TLPlfLeitmlKVS6/sCFM",
+	"yU7+x2tiNV/ChP2fJl2gJS7GQXLqKnLJbhIUw2U3qUi6g46V7YOOA24I7r+mXiLXbsPYw8LdCbmEaOzR",
+	"KrNy3KpeSi59HugUdwsxUp7As1hjvHxFupqxgShkrp+6V3uz4qBHMLjB+yy9aQoQJCqx6MK3fjz85s/v",
+	"jtMzcYhNe0X4GGoWOzes2003+HLKebLHOCtde1u4emPkdotxQqDYLo9NMoxsXavMgryIuXx9T1QDD7ML",
+	"lI342G+y+lJtkV7RYdQoxJolRgtCncG7EMVRpabrLTAZtfeiPAhvxvEZG5j47kDNMKzUfepUsYQfvhJO",
+	"LUb+vXsbGGNBy3dcLAzbNvQZvrFl0NBQuQKdE5DZAA/N7uxZb3cY1TbWqZN3bci7GSAdJOCa3yPyao2t",
+	"Egd6QCRJhgfPrGoTRVdgNMemBD5/e3F2/aeLm9sP7y6///Dq4uqHm8vbg9MIHAKTZLi7y47h7gna4fPj",
+	"4xZJFWHm1Yh3U7E5jXN/Svq2IlLO6MdL/DRKpkzrNFV/20bt97E3wb28Pe9knYvbN53MnoC3STPc2vbY",
+	"/Nyqw52sA2rxthYANSdBKv3DuP3p4iOU9uVQ6LxJ6axwhdJsOswd6FBj8J7LHQQXnYcbSqeDbJEnfm6I",
+	"38gFoWUJSgH6DNbabZIagUIZktb3u4UxKuJsrs6EOWDJ9MBLKSYw9VjXsOO3ehQ1xA6hVQhpWNqWC9o0",
+	"bzvtasxbJn0T9BTPz1dO+8+qUPdO1rlm9sOGhO5YPUiyTlD0unhm3XO21GAzA+WxTuwPDQ6PZv9dg+9i",
+	"jTQfYhcFNpYmzP15KfO7TS4QctkQTVHBHjzR4RKOSIrvb88Paku/dWPL8ThpF7FMNqbei60hvii/A0vC",
+	"1GHoOSC10uq4GaH2QP5WkmLhIHO6g87Xx9P+rK8HnYO6YcD93jyeRt6/9TBE+J7drcupLH3SpX5I2LSl",
+	"ciDE+gi2LdhZce/v9OvHUHiQxrG7ZwlSDToZGXS+6c/wj6PpM/vnAWQyOr/Ss69e9ElBV5p0//D1V/3+",
+	"dJOwdQPJ7vgnP9aGib5zW2AjxYK1PzymjQEDTakyOIKkc9AFeiekfFtHP8TOuC6yEJZo290SHOFIcVNl",
+	"8TyGIg+Z+GPml5rRBVXl6poVbDZPR1SPpRoz3hgqg1YcMuH3TJDFPO1JjsEnk5HSioucz1PnM1za0fY7",
+	"ovmdx0LaMBzv1jLXIDCrPrNojkkSebCqVAoDsw+Jj7yAAxgd4FM6Z5uHjHdlJrAW7WRmNJ9ywQ4VowX8",
+	"gO7SKMgI4/sxSormBq0WJ2RYygkXH9jHOQCMoTnGGdQAXOiQCyu2J1KwE0/JgYCvDjIyNNJEwGfOmlMD",
+	"FwNrD6hbXCOS1gka0bhB5NVT8q2Uk5KRkos7QkstcdQCrM3O0Wf7CkBsw4wM7ctxx9jGQPgx480Tw6sw",
+	"zNaFFSBOMStgYNDsOnwb6T7vPzvxF9WBQJ8XwLQBroDwsLMRPrZtqMIs+JBLWRZyKXxb1SMIQBmIOYW7",
+	"DpqmhvC/ocvsofY0WihuVi5uzLY9L6moDOjd5/1vEC3A/v5EY6TYQLgXiOYuORMN/6dO/13aszYglg0r",
+	"xv7RvjW0/dTs9NANAuZWEwDTP6YK6MohY9cKHbK+K2fTd70NREQe1926ZavGiil5AG6uJo1tvoBsHHC8",
+	"RHyP+8wqHiPwAQmG3rL6yef9WFtEEAx6l5p7ufZ6HU0pIaEqfLmMLCu8CTvyhWbqFJCOwe48lUtC9SFf",
+	"85JclYxqRphA1rmnJS9I43Tczn5rKZ0YkWX0oWDLDwW75zkbgsqLjGbkHQt4+WsCApOvYPlsEwBkSEUx",
+	"EHafQ1/wU3ek5BJSNGCTTxh4lyju0jfGzH8Q5YrkUt5xe3u7/+C6+QAte35JJOQbXjZNJrkn7awci6xt",
+	"TKtgoT87QO+3O5LXmHsXn/y09vr6mbPNn/qasYuP7tht9KUyeCON3fDQEB3X5tZYnNdSTaTZmV6Rcpk3",
+	"4KNvdIGS/i0Xd1uyN4p1D3vSdzjfJ13DHnXnrRpOjTr2oG2M110hG1LXAWJ/h6epCUqloezEbUoVcucP",
+	"qCHc1IydOxJzthh+ACRzv3zqq5Ji1CWcapm3y2beTYTPNoJwkCvtKQ/m9Yz46LFsIAIcfA0uNfPCBxEC",
+	"QjANWHpjYRNlcI/HTsVOosjiY29Y2hmlkKSw8/bv46G6rUw5T9a9TVnkupohN6Uwlho4rPILrWueTvGJ",
+	"DAj4Luk6i0xGgkEmIwDgxzJygUC6DjWryIg31BzYVQor80QT59d0rQIa5Lm0h55hRcNJ0By17xPQW/i4",
+	"ASYybYvxieTeo+PjRh1TRP4ju4ZrezDcFWOHk98fPzdLDA9bmVAeqIB9GrSbUzKMwLyHGLjh+AK0Bmcy",
+	"i17qxFUAOjGAdifrnBV/XYQnr2FKL6VY6KRR7bLCRpbi4qO/+TVGV22yGmyhy4RecqsWLEJDKWZ4J4Hb",
+	"CLpcuSJyKYhm2nLPKRnTUrMoyL8goY7PjuDtCooyjCe1OLXZ3jiYycQpbHVZvY8jdhuFmmOerXKWFgv3",
+	"nC0PqT70WFZWfqIu1wUtTDNQway6hU+Haf+4/f6yBbhQRT8cVBYRIbTippIkLHDjRcknHHKVE8YSBg9r",
+	"Oz2p3aRLIAFTDH0bsEmAW1wSgFWk7VmoKVRgguAmrsmMa50W2OtKkh9c8+RmSdyRJjMyzXO1YMWFNnyW",
+	"hHA7E4S5h5VdFYwrjEKpCy3JmCo47PgYVG5sEo69ckUAN9HnG5HulJbjQ/toIDyAtL2A98grruclXUWX",
+	"AtcP12ROeeFsqdQQQFPlZpU5pDw0kmDNjYFgVEF6p7cdNUjzpjCaW8yFQiNMBuh1bQJo5k3lojjkglAh",
+	"FrTk9lKuIkrmdA7AsC4XiwsyRwzObCNKPwGpIPV+URj4BZjW0sz9gGAfJopXe+ls+xnuokIq8ZpG4TeQ",
+	"YbDkmh00GPm0UYu8DaDbO8dWl9En4HHFn8+2MAyOOiNj/pEV4OLyoIzVQDFM4QAFAfs4B73Ez3c55SUj",
+	"TrVJ40QB5sJm98jH5PekPs4M90y0W9KtlrRBsjvTj5WksLUxKj4ck5XGB7+HUJO6+eAl1Txv6rfJ6lpS",
+	"EWEBJc4cl5DorQWRjWp9aH5/pWNB5kpOrMYfIfY2+ZmUXEymGGxlpdhaN1xnllEdGqfzRnWLSKD5cOhU",
+	"WZb+dpyvzcx6vGYop9rWQ10eH3JGusPL7/90+OLH4z9//d2zd8ODDA0qVSCaXotEOyWaMbIWcFZnhLjF",
+	"9GA9eseZ3uY0nWERxQD3CgYuLozMgnnTN2Vf7W3vK10Vba03jEj2mLYOjhxusU2ZnQ8NkVNmP1HaLqqu",
+	"0gqiwDqmZq/oqgFh0z5txnMNZxYcZAFRFw5n2BwU7wV4ZnZD9bGxXKhwojVrgY8JvvvA10PuHFZ8KAAW",
+	"C5foQlXduTxhIirg6b5xEASRHJ9p9QOnfuRuCpxN9Wt30F61nA3xWi50JumXR9H0REONMbhEL6c8n7rb",
+	"sK6dFS2dhWE47cNvIj11N5xA1byLXdlOlE8SUPQbxf44A/Tlo0i4NYhpV3RRRN7HBRglptIi1Cg1i4dH",
+	"G0Uy++EBR7x2h2rLxY1cuzvy6HLTBdSUt9R069j8Pcb4TUlwVzm3jbvayT1vZkgYkUWByBS1NEU8OpkK",
+	"2PkFEXLZXq7sVHdRcd6q1H5y1RKAv9DvmMsZA//kKeoE1TI637DVpWh+12tAyYSslKbZ/ed/EH/6ZERh",
+	"hUgSLs4kujenYwpbn+47sFWrwzNxZm47Kt38oiOyYqKYPbdviG3ReGjx7WQdMPnuCsn7bpU7m3CjU0cv",
+	"RmCFaWKN6rmzTdxztoRyXPIO7nynkIrGxwHNn+vgyXSsv6MS4wYpvlvl51Q/Pj5W5otwvCRM+/6xlfpQ",
+	"XEjIZQa+7DlTRPOCkS5YqioLejAKH9SgMLfJy+9W+SvXUxKRc5XftNJnvwsvYlCSW5VGNM/qlYwItmRW",
+	"FeVKm4xA3D2EX9iLjZ/aPhO6qZimAYG9vSUur3AGUkUI6J73ieb4UK7/xBQf8ybw/UY78Hzq6vdtuYkE",
+	"JAe/P0NYTdCG01X1d8Sm+t4rOtUmEqnwFa02pUsi4bgTs168V+rMtUX5tIzteOdxRbZyOZs1oXbu2MM+",
+	"u6Hay11M3x67iozOHvWg7YqitYHJvSBs0d4V+DTS/OJddtsl+ToUjl81inEDbiT1VfRUbVo6L5NSII2A",
+	"mJP0kL1iBq0vIUbJvV63ewDmy9O/ztkkeYGf0uMXXyXUWvaR3Lw5Ozx+8ZVXRUAuU00W81LSogEl14rq",
+	"NlLLvgav/ztrCeu91+nINQ43pzN0A6eVoIUqm/JjC7kUdp7R+mD5S9CrupRc/XBzizX86rUMoN+ozmd9",
+	"NZ7SOX8KMK5P71b50/7RN0fjZ/nx4df0OTv8enSUH37DjovDF/Sr0df5H4pvWH/8NLDS06OnYyVR9dnO",
+	"lZa8NZJlNV5yhA/Lj5TYwZ7VHtwCwrlj3UMb1/jFvhyTnueWcJ1qz7c+Bf3hU+eKqDgOniHtS+NEZ0nD",
+	"EHeYDBLMDoVYn2hn6A3Mh1W80RxOi1O4gUIdfz6DG4NV7Y109tov0RLxXu+DmeZJ92DjAxQShThUlt99",
+	"GgMEzqCF6aE2+E+io205oW/AuIb+YQSn4DoSmXtpnE52rxN773Sg7TL9yO02xLmOVegpn9jLzdhV4T7E",
+	"AymyvjsZ02s+R8xeqmwb3bDSCWtSN+4tXqAGhkD52HhDrC3wo3SoKIkTQb3xH0cp7SrtBjojY4XoM3A2",
+	"xkG9bYB31hd/x8W0llLXjorVKZN0YdGgqTp5CerrCRmVC6VWpLsQIddAKg+vM5b5Qh9kJF+YD3I8Jl1W",
+	"TAAoaiByqQRTIZDiICOTkiqWERfvndknM4Aq6haSIbQM/jvCqXb+zoNsIIQ0H3xdXdKFKrsiFNqtRJef",
+	"xUHmu3Y5DgC66tIS7Nd2yw+EPTKt2gL2ga52+DpuFX3EutOIkRSWuXG6nawDcwoxL4gBj7PCrP8wYnyi",
+	"0VTSjMHn5Umkh3sVB/D7mr7Z0N6/l4bc+M3WyWI7TSu9HputseQ6NGV1wdq14/yru29NAM/ZLJdJdyTN",
+	"FML+0WCAhh/ndoVkh5Iapj6ZDWSbRAYYQh12+ZN4oC5T4uhzydzHCNWKLTYW9W6V74zJWH23yhurRn/3",
+	"l/PoxuuvRkQvINRsvCjL1f9v5+SqkDI7ntQs3lIxWTTAi5buWYXxSiH5SLtMIIz7XypLAkG46PkSWj4L",
+	"yWCsSxxAyRDjN7lPIN/hqsJX2sjYcglK3mvtkpO6Uq2lJqHc5ZOpyYKiao8RKRiZIZ4Gm58MRJywkTlx",
+	"VbCqMZ/55pD+US8QbElcOsYpZnHF31pmxbyfSu7Ws7rofG7Fow+rtvdIj+kAmRO4XYc+Zt4nb7SPBn14",
+	"pspacsoTF++ISSpnV5cuFU5H+SiYijIQ4BjHBJSmbJNNw0g1CtRn53uYRbblecDUH51B8YgkhzXO3czq",
+	"k1iZFrGRZcGqEI/1vECEyt9dueHXJjr4vKJGepQ+zahV3sdW5rptZqLKmFRjPpzeKQkMFXaGy2biQhtG",
+	"16tqfPX8k6eZvKPqjplzKooycWOGq3kaUpxP0lBMJYIIbGbaz5lowF+eNdUZvj0nBV25uEo7QmJbYcXG",
+	"bXvnkeAORRiEGzwO1Zmwkxsqpo1ua074ydsOQpFLuKiPmcmnaydZuNHDwbEQwYvW3pqQV4Nbw/Aui+AX",
+	"OXXAn6lu2uHuxUyS0HKsaqLu0TTgpdxR0QD37EJ50uFIFzSfwppjMBaZL0b2aIWwSvchRCllcM5SYhTo",
+	"B4qKmk0hLtkgFyodMSej1l29hJy5wnDUGMVHi7Vr7zapXjrniKGQ4hGROUkHvZqNZI1gF++v39+86mSd",
+	"l7fnDTA966cCthHRP3KauHmvU7ximTTHbwbMRkMMvl8fcJecWqKRRim8FsxbX6KqeLrvbzce50bcRtV+",
+	"csKVRtGoalTaKRQ4JffORVXby62V0vQoUrX7mLjnSgrvyvCLULB7Vsq5i0WZK1lszK9aiwnkPt7wibhM",
+	"3tsZ3Fuh6qvhYoHGfZdfP+jALoQabwXpfvvDD9++vfhw/vby4vvbD5evoLgKMwfpbefGFQ/8vGRUNXLN",
+	"fVMUx8sFL4v1OA402JLuwJLDWZJLmdOSjOzreg2opN876vV3LpEfc1wLNF6ENXImVzJCKN3kKQ92Wp+g",
+	"K/JSQekkhCYgmLZIpnEIp/6D9BDvWdo91pRA4XIV60kTGQTpku7vDyJ7TvfwoDVqxoN84FF+6HagWJzj",
+	"K/d6VO65zWff2XcfFnBtf5q5ZjD0Oi6fPDxoEVkdf5A8e5gxpSdbQvngBhHgnUoaaRm8DIpqexWjXUyy",
+	"J10tkMOy3GWxNf00i6PLpIpxI8A2I5chMKUq2QrAH+B30c0eEFd4qSnILa6zJMcua7QtVda2nStRnUQG",
+	"TUQxxGPbntK5zsfNbKjkEuLaPmL2GbW3rfEpwvajG5WVgG+CqSzlCtELMMdtEz6mFVDo1qIi++cq7Z14",
+	"5FNuKnm7PTdpL1zj5pDDGENoSzmTFlkeGVlOIRuKhsRZuDHY5QNXODwGABVvUxdNkQJtciAqHVpuRnY+",
+	"ICmikewPSH14cIhj1lnStQq8ca5u4576Lln/H/OkKxHOdY8gMj4kR9dS4O26dAWbUMPvGRyDkE4Dq0S6",
+	"Hnrt4HQghkgraGTpM7Er2kNiF2Qn+wxkiK8i3cBrYIPERtacChUgYi1GeRnnZWN2eQjhpHGa9qgxQdsT",
+	"Kl3Xb78KlEHp2InL2WR7+QRdpR3MW+tQrh1rG+wydI0MweKq4YSCbX5KhgFAfBhhB3v48VMy9IJgGGK9",
+	"Rk5GDERXSDPlYgKMWPjsLCaKg1MyxEi84RoTqYUQcNwPMTK3GMINGiS+gsx/PRCYziMKZDmEAEDBjG+7",
+	"WAwHwOyz42AyDkphGD7NwmQGQipXxKGoc2dF4zwC2/Qzh3QZF1XoBl3FFEKcF/aZZs8VFB5OGK0QXmKP",
+	"2sx+7+xdjDoZ3bFf1eV5laq4XzZhY3nrHxe0xAtqeKlFuIWnWkSLuJdqoMltAk6d7f71B4Up/31jka2O",
+	"+OphfkrF0KvWlENeMF2F97iIC8Dayym4y8FP6bYh6m8N/sqNMI0MgfDqWdSPDUbZFS1YUkBtrV57oolY",
+	"zEZMZaS/MY/P5dWMw35rHs44ejSsTJqRbwEbQQpOy+1IEut+umAWQkdaDXwopEyCjPWSMIZa2VSHTX0g",
+	"2xbuh6WIh70XxMTat60Dp7YputzHgCCj9h5+rYyGtpYiYPa0HDQguaZxexCdVdd4yTRncF5Rre9YqqDg",
+	"/haOJmQve9YyYTgtCS9Id0Q1++r5QpVpi5GVXO/3BJNohzIdB2ttC8wPVDnT2hIkFQOST2lZMjFhl+2c",
+	"jRUN9gMIs/S7WoxKnn/HVucVIa1Aci44p1y7490qPv/j5ofvXS28ERdUrfwdOkn6hnyEeIa18W8h2DlT",
+	"bCbFaie91qx0YHGCS4Qvl+XdjJqLSckOF5plDvDxhS9rkQ4e9bTaE4dtk8RQy41L8cMcK39IlVoI5x7w",
+	"LwWIJrsEA7FjDVK4a1tXoZrdlkVIp2LP8WH7e4+XDDvvIr7hLUO6ZhOuDWJ4NyMZfkFbyomHR+6opghy",
+	"9LorLQOoiTcPOmJW9XG/6kflJtd8SC1KtNXZp5J9W/eyMx8lD9PIMdEiYeFToBNtwyGqRvO894ev04a2",
+	"UCd7K7OXVFy4VzEmtklZVBMI/MHcWB/i2ATNFFcz7jeUM541xWWE2jN7dxZKPbao6NuIihNbtcLrz/oR",
+	"csyzr170t+eR7oLveDRqR+wn6/efJ+d8v0eSNWRXn1otcALYMlgNyd6hw1Nnea/1fpTtE7Vcixq3y48M",
+	"tz2LOfLruV6b9i4WIW2u+oq8XVHuRaom8nG/mVW31xRNfpmoA5sW6q0Be/cxuya4ZHt15HQZ691LtSX9",
+	"qFqZov1NpTlqMMlS2xz1sYTb4j5tI0Q8MEtSOiSQrdqhJ6RBwurjSW/wTwpgEPPK892O9+Asa0AZ8GRq",
+	"WpIGZa2kYg9NraS7i4pik03DcJAKX5bQ+CJlweOEgJJzqVO2im0IkDMpGFgmZvKe6Sw6Gjfqf3onDLwJ",
+	"1rT0JfsB4Ir4yc7U6htDx+MqudrnSlT5N21LvLSJevD09FEPGGO5z6zmVNHZFtDuRoDlaFXnMIq9SaOa",
+	"SdLOwuRnv2/gwhpuNi+yFEZ2RqI8rmbU7MX+E19OVynjG8+nRC0gs/zO1YagrlqVuy21KGBjj0EX01AR",
+	"I/PgClXF6ilAoOHiRysYViUyoQWm2uDmbVu88axPhueBBcTIasLocJ+x2cjnNzrQhCQTuz73Ay2Ovto2",
+	"Ee9sXvPafogLfNa8th+ioQKA9YeJoh5gztL/Q15KvVARbPiHXCrFmmMB/VgaTss93axBCicRJLxL69FN",
+	"malieirLYmcrZ45gt9UXzR5fN8Ja+9vWbzNBrmqLVglxaltCHJpLAOYoCVNN8Qnfo5yobyydsL2uZVXt",
+	"J6cKw7MT1SnkjIUwytcJXJQOiwwtQ02Ya1IlHH/XTncs5FKcEtsUnrdY2dXBbiAmV0HcfdCKrF2dJgHb",
+	"pNIhl7hp3pA0jrl421Lb7XKEhHa40aJ0AYiAU0IdVgAmHGJ0akhLVQsHr9QQbOU4V6dAyJH/dC2jKyng",
+	"anBU/S2lN3UtPzj5ps+GPYc8/hbv1wEPt7+sF/O5VOaW53csRfMf5vZCgU9dnD/YsVlBVlhBf3v7keOs",
+	"xWiigj67Xk6pLdcun+lcFqkckW0Za2r907Dlm7Sl9L6uDqN6iz8nh4sO/fa3Z4wPSmpC8CgEgTgTFNeg",
+	"62REipw5T2D9Svii4Ubs4j7SSKcuGXFJtYtROXVA1lavmUp76isGVefS3tS/Si4e5g5bS1CBTBrpy6X5",
+	"cXE/rLQ/xQ6wCZheQuQDvPJEk/fXb0FnhIydZGO/+PCOZINcOYQHH3AEFPMe5xb1LGp2NRx4RL24+wT6",
+	"1yajNRfPDoy1wRktLsOvqirCe9+J1yaM46i1um1C22aSDCX0MTRQXaHCW99YKL62Trs3TGOluEHne1kF",
+	"/8RoSiXX0FMze/nPfEph4wtvubhr4GnQJIgCfxVTCJ0QnJKYMMzLEuLato4hQdTvI7y/1oEtQeo1Ydpc",
+	"QOGLdW5Kkn2Ne2rkWiNOFngr7iSeXprRkGyNZiR0YdwyNdPbvGJ4hBZk0LkkdKIY80Y6+JL4CldXit/T",
+	"fEWuZMnz1aDTI9duevb9ESNW3UrLVMeuV1G+cCIdAZLhM7CnLLQhzAqQKI39if9ck0JWIB5PDlr46Wrw",
+	"PfWuL29+IM+Ovvrq8IjQcj6lh8fIeF13H3cfenyQTYiVbQCMO1OoywhfYBtjBhyCtHU/PYy98rMDwuNu",
+	"O2F93++fSoxoIE6GNnIv1FprCk+HgmzelRVFtOmpXAYjs1ftT4nfiKT7vN8HCSMXhnCT4J2kvbOy32x4",
+	"y3dXsq5//XMjQSr020aaJG20yUFvSJ9GEwp27u8P+3X94hP0HEVu/R3mXZUl+407n5erm/h+0+wMqA7v",
+	"tf77j0klvWaa7S6nmZDcuyVJ+5eT0kGmwiajGs1WLVHMUg4UA8A/8B5lZz1VsmQujc1MGaYwhQYApmkg",
+	"pOITLmhJ9JzlfMxzrHmfI9hO9TaARpLRCho9OCVDNFUOiWFlqQNKST2cXS9GdvQjtIMuzFQqb5+rAeOm",
+	"zD83rkjzWzm58GfWw5Fla2SM1Zbv2TJAxgD4xGuu2Fh+JFKQt1wsPu5RIJ7PtzoV6kuJ5e8+cJEFzY8V",
+	"GZYW/uCDY7Nw8vuq0QDh7IAxPtg2bAsDYZbyw5jmRqoPTNBRaV+Mfiu4dj+6YJ8PtCjifyo2w3qRdnmr",
+	"vsISZZBTbtecFdlAgCHFFbTL0KzyAbBnC9IVbEnslDWZ0RWh8zmj6hTrKw8jEmzWp96cWEMg7Hic3h2v",
+	"pQK+DINxmDuwD3wmdGzjXk4lccOOb6ddwVzJNq4qfSfphTibpPGKUy4CwOh1foJ44Cm5dBNXdm6US18u",
+	"zsqvyTk1YJs9IOw3SlpZnzTXVjRi1juimM3oHXclMhyIUlpB329bl1SbG8bEPsPel2XiJNioPxhT3FpF",
+	"kDQzGa85N+P77K2Cr403NNAwggazRs2Y28ZfEZqqLLRnmDrAdMvSSe79uCWXXN4EoY8CsQ6ff4p2ZYPZ",
+	"G2icYPakIlDfWccp062v3n5M5/BZ6gI+ox+3FeLLGS8ts0vhQvg06XoPARztUH/PO3GsOFw5X0JDFbUQ",
+	"FpKii31ojwYD1wpIsOEiLxcu63avKacjSqqbVlurRbyszna+cwj4WvxlZed+zfYoN/+asaqVtR1SbzKa",
+	"WBbtggRTV9OIV7/i2WxLnI0fzFmVoN6Yub5TpQ2Z7NWZDcg7a7aAbGvmePXt7fX5cX/nx+teORhD1WIW",
+	"ZrBt+m47PUqFHK32DDkQbNmW9/9EywUDvpNlsf9H26I6KtD0ivLrnLgDN4n5Ym6gwYxWccSCHS9OdRv9",
+	"t4Z3J0ryQpLrhszBqtPgTHAiJ32ON1WFcgFlTdFie9SDfnjyfRQYvE/Ebsj7rUJy2wXxbluVKj7qsxs5",
+	"fJfvAcnji1UD9oj++6c5llqsmpM0GxsSf69ApkBOaKsYodrzRBNZFmA7t7fCe3zdah6ItGK1JF2hpX+h",
+	"LPEPvM7JFS1ZsVZxca0QGL7zOapZ+qaTzGZPTzfb1gUAHxBTOmZpyTxm7Kd1ZJTHl7R1YVCbICxhzdoE",
+	"0NXejkIKEamkGnkUQbirjCqQe1vB/C1UZ2jQ2idDtz1g0IMovQtc55Os2UOLBr/eSDbKCERPHx2/GHTI",
+	"H8lR7/gF+W8tI01dUcKGI38jNWA/hnhotZpHlaC5qdePbPbkBo7cCUBcUvH9poPwD/3sATUx7QshZ6uG",
+	"Ybek2vnausOomVCM5peFNOygR84CeHfldEOApOf9/imgHGCZMqyLUPVFsUNn3IEXKVRZhO68nXYYRQu4",
+	"N12VzhZAJoFjAs3qJEkvGJu/nyfwHqAsQ7JQ6ntheFkFVnjTnPMzrAfdtNuqrTOVqpCvaoTN89riBiqa",
+	"CsoCXDcuegLI3RmWNa6TT5DYjsya+STnljnTFW7AmvOpMTrsiY7iCmpDtBxKxeZMDtolAzfQ9cYkVf8K",
+	"6WhzsGoRObC2MQ3pXv1wc0tcbTNt2PxwMW/CWq3omuzOsaj3BkwhMTQkSWO98JwK33lwvnVHbMKFWw6c",
+	"8kGLCLJq/kmWBCyNNt5hj9hRn9NxnxhJvurHKd0uHk/xmdtutWSk3fc86Ck92Loi24yqX9kinI7833MP",
+	"d9vzz7JdgSPruC3Q+JZxoYt5DztEm8LbmvvgRidl8FSA1PH9Km9jeOBeXpD9HScl1Qbc7o0+DXi6T5Pb",
+	"g3bnJWfbIsXdG84xp+slneMw6FbpSbWVrnKUrFj40FwhDB7vo8pUH9TazqKTJglkGnFURZudHPtJSvqb",
+	"Kn68nVm+tmd2Jku4cnOuk51T2kwQcbUGfOz6tmK5ti3wS3+SMJ2NgT4I36kxsu52I3quClj2JQbuhFym",
+	"QzuL5IXC4xZbSRNA+feoqZgM1X4NHqwQJQ7eKy644bTMCOtNemTQOSsoedsbdHqPhYzyqCChbJ3DkIL5",
+	"/rx9UdIJWetpDK2YvAYDtoPFax3sGGLDjn3sGLdUm3zsYD9dGciHFmL8RAhlKJDbGFUqUX65taKihzfb",
+	"gWq2ib2Wrtvfsh5c3FxzBbH9QRweASWXpF+rWku38o6Ja6bnUqSq+dfujS1X37a4e43xtV33vtulfA2B",
+	"Uq8wTmrnDXCn/eFxwX9hPBfiEwxnaw83zCwSN3lp5vb29z5VodqeaO75ydOn5P31W1B/f7zGazAEFqRT",
+	"cdR54w3afw2Xravvv8V6QJDes4A1IQVXLDflCl4RBAqLEyzbkkZMZLliiRvRS6rZs2OCjyFIejVnWJ0B",
+	"rn3zea+NS1SBGzqiU5hfisPQ7/WaMd3CurWpBXDFNqrL0AIDyaAGx8+Pg7LYzxpdDadmcGx0I+Hk3+st",
+	"SRojLjeD+XdkMOyM/G+fItA26j9kpsU7ruWmfj+fKFpsJwNvEVe/FUs0Q5XSxW1CIJAikApv/4bIWwj8",
+	"FSEZYN2m0+DtTAZcVvG9GcHw3sz1IVUVO/qwsnTvHcbDZ0KEcyAACWTaUItlScuSGV+SZTcCWhN0kePt",
+	"RyfjrFX7r1fODKP49uUnshQkbDW0oP/d/auXy1mDd01vQt4k30QT9S49xPLBa/fqr1lnSvVrVgNJiQM4",
+	"Z5jLBYFuF6JIWqIvBaEQ9XtI9aHV/rxdMYvLCUCsOzealeP2F6sqr/tlxV67KcH1ZRh4oxmUNw0bC2LY",
+	"TYchfV2olgPmlN6syMig8yfOlrD97dlqPx10GkyjXP/JRZ6nT+k1rGauA4xzur2H4YhvAgbCvVPes5Lm",
+	"rLNNgFef/P7586+/7ve/6fePjp/tkWVs1Rlnya8lGxMpiFwoggkTYS/WN99TOufOBg0fPX2vnv37Vz/O",
+	"jkZ/7t8fT/+y/CZ/fvf2rPfX+aRNMmlEgFdnX393/GOywJGXzVujEySCTG4W4guRRVU6xlbTS1C818Qm",
+	"5AK46PLu//jpNiNHATX34NSXznFxHyLkXCh3KdC9Wu1YCDx3JWOHZ3C08H+HbX1CXjKqmCKDRb//LIcO",
+	"4U82jALXc6shTgRWZcCK5C6EPadKcaYh7S1dghayT31VvsZYW/uSQ5HTpDvoALOYQeeAaEnGVLU7G0xd",
+	"02+qyrKz/j9ugPjWak+dKiMdeCS6rEUbPavhwPtzMSXM0qRxMr8Szdl6lu+afEvM+ucGBeB1dUas48e7",
+	"HCfEKXNniS/8gbZkEJKQwd2dMGOb0wcZUYwWVfrDSMo7y3oANTIQXakAY+UguIFWJJeLsoDTdgQ5l8VJ",
+	"lRoOmpSeukpmgCEaVbLMCCSSABP/O1MyA8Pa0JF4mJHhBo3tjwkiD/FLS2jnXKZmIGCCVDFnTESusrPB",
+	"qYOzUUhHohVDV5ZitITRaDJlyiVsraPFrCnnqcPs6LiJp13sVdMZohczoljO+D1bT1jbgPrXG3CMjdpE",
+	"a71jxyH9VWMXDXIhGt6LNinwj9hhFWWbNsw7u9aJ6xW2n4z/9sWNGqqXhbKsDTFT6c+mrGxIpokqxzy8",
+	"cGM1KtfVWhkWbCbQLZ5kinIVElhAw0qbNj/ancblXjk/4aMtcIRjxi7gtbRe68ncznHj4+iSlYdrcX/t",
+	"29sW4/cAPL615XRIeYFL6wMNy1hRKb1kTZsiXZErb8CwOitLl+3adeWdQmyEPQTgT1YcZFCZzCcKkjEv",
+	"PVr6WjRlUKuSUWPQU/rRfaSK7wjiwVaiT9LZtRFGfK2I2KaQhjo7cwohvDm8F+piuiAo8A81VpMEMZZQ",
+	"roGugFjhM/I0oyqfwvnmaAgA+LQs037gQLBWzAtWhF3OEk89HHTmOSNFN4izfM3YQ6x4n80e1xQdusUk",
+	"V4UM7xEO0aAKv795RQytZZVuFLTNEpaTPSplhvZeNpltbqO4vCd6cwBYK2sdwxYVRXurhih2KWJE0k+G",
+	"YusijhOqUD5lxaJkWBxxfXinvkYcKqMeN7HX0EUVvJyItFjkU69rjRkLpTWxQGarxdlW/FOK8ynl4qwN",
+	"7+8sf0S64a8IbK6p0jPokbpNwWGuAew786UN/ut//e8U1ZsRlvarbMxdPeOfXl0f9o+On529PH81PMgI",
+	"LTXYEqD2pX2Rwk0XOOBJuMG43L4W5Y/j9tNDB0m1X3XRdi7CSohUthvz8Q3V04ZAWqyWGuMAdz1X717r",
+	"hS4as6raKCAuxcOfCGjdPWss3Ju8dSdLFvtyoY4V15uu5Sq67MX1oOxXGL3tiLe+oaq5R4l31Y7fLt/j",
+	"lJBNHYjOm+C/8XYL0iKngozYKbEXIwhUFpLkdL5ebKQdGt24pOvXptYwdgg1ubVuScVG61fHdr1E9SXX",
+	"oEXxAZ1Ugb6wOmvd7Aun5/tzhKmmmcHibF/bdCTMGkRnKz0p0gd2aUtx89uH90ni1nZpqkNUT0PMfdBc",
+	"P4nCGsIUo1kHWFtalpltnWEufL3pZszUPRekfdBP3E8WQvJgYi0WKh0B1CoGto7kDmYmSyOrWewXArus",
+	"qaVtGbaRDPWIy100kIbtVyPB10gC6HiouU+6y4Dhd9BKs2jUDa3gBTWhbTOVAWGt0B3oemiFWAO6AX09",
+	"Wjh7z86IllUJbys1066dfcVxSz1rpz6Hpk2wybq3H6TRedW7mfhxbGUW0iIg0Bunbheb51NLpqH7ySp4",
+	"LlTy6L+R35Pf2bMNiknBgfo7OCQPGuInNzSSBMf5IqmgXy55WZIRwxo2Rq4xXxTfv7O6iDtxAlFabJUW",
+	"N+DENVHCTXGPi+IpKRm9By+OJb8HO/QjJbR0GMa7QrKi+8taPNDteUYurs+P+0QqAqAUbbJz9lgtI0k+",
+	"Zfnd2lz8z1AyZf8ye35C29fq8aGIGEoF9ugbK3ydRRmccGcLM63+9doL+P/x063jphlIDXha8eHUmDma",
+	"XeUdZ74NbsmGP3n/1kknv3coY9XXdM6/Y/bwA3vmWG4F1X1ze3sFjkU5Juchw4QASpSvchzgoqDspwsp",
+	"8+rE2dUl+nu+lQPhgOq7dM6f0jmfMHEQgGHfe+clImszwRQFmG/L6tz0BmIgzqW4ZwKrdqLSYDcOIu6N",
+	"ZVnKpT6x7x1i7UerYgioHd8j77Aej04W4jnCSn+DzoFzORHqykn3bGMXSkmlYVzDvw18oOagc0IGnV6v",
+	"N+j8OiRde9EcwptDgAiq8lmgU6tJ2YsPmTEqqn1opTH08VOUpQVEyqkALH/A/rf324IaOqKakS4likFW",
+	"bkYoyRXVU3svFjE1oAy/YKzQA0HshsG8AE1e9J+hY2t4zYxaHZ6NDVMn5NkwLIQf9pOw3nYGI8XZuFzF",
+	"7rmebfqqZHZMRq0InVAuMM5iJi1j9J6Q76UBSyWU7iqkAGqUbGzIiE25KE7sDORsZjtn3EyZso1O6Rzq",
+	"txC72IqVKwKXJgPakFUa7euKzRmFsCxuqgROTWeMDC8LNptLS/DV4XdsBUexpmNmG8duyJKugPDnrvfg",
+	"SHcl0Yd/PgwEOLyyN18uhQPEm5RyREsyd796XgcNmd1DWZgpW9nOYCIFK3rkBj3yWDLX+1ntYKeMFkwB",
+	"4BT59uLW5eshvKFn4YgvrGIIi9p1S3JAFpAbivBstCAzWbBSk6kVlTldTKaGLOZIIQ6oW2HcI7aSrvVS",
+	"Tp5oGIttGzoJTGp/7ZHLMfpzoV2w5Ie27XR8vUVPR+ILUxSWNZd0ZSdi255RZfW9Gn1vDC3ZCWA/D0GB",
+	"oojijZtxpBi902TEcrrQzD5T0mH1Qi+lXAIvngkpVjO50D5dWLsG7HROwlQY2LIwuqHADQ6y5OqHm9uM",
+	"XL2/BZJfnd2ev3H1OyFgdpOpXGNdu/WO7HF0/OIFueea2/P47Ob88tKOqsobtLR///7yFUqEiZQFyaeS",
+	"5+zASlRXrL6W6kwouWMrohaisnPhTiYcmOCOzVGYhHqbx8/JVC6UtmLC+TuzWEeVilTOId/ZE1xsO6QT",
+	"zK0G5vV1MHBnB6Wj+kguhdUipSo8S1e5sc7gdnAKwSjBXUFnsAtnzEwlAGiaaUZ+WdgFsDMcyWK1tpst",
+	"BXAEPlwEpJujg33XNlhbnjew3paboFHM8wb/k5VGSO3QNhLa5Y576gM67HihnWWNPD8+PgV0fSt0qpxa",
+	"2zMum2VEYxVKtRDCznbCjCbP+99kRKqM8LGlK0hz2BHYm9vTcyURCdR4LqjIXxV/wH7s5XDMBaYsIdej",
+	"ZI9kxJjyEgHVrTJLui8+fsSD9vnxN3iO2f1reQc2m7IngVugmWM2S29o/ju20oBwZ59Ld9Bb2XTIhS+9",
+	"oXz6/fr283Ua3cHutW8UBPZJOLHgfD+rEqYhUimu7mw7BfMunl6lnHAxBHz1ocd/HWbud6u+ncuCobge",
+	"iG+ltJqJYhh5TcalXAbNw8f9malijLwxZv6DKFcu3EmfkGHQoYZ2Tx29OMSoLII/DgSEUB1k8KJiY8X0",
+	"dEi6lrHJMApo848yoiTgwFamj4VmOBzbhAcTRXxhoxbasOIQf/VBWLAB9B2f47JjWCErCMwegl0PMjIv",
+	"FxpaDFC5fzwaYgAP3hhWA4FqH/RtqWCZQEgX2+9ztUt7o4RXCs5cDn5trlp6DQ5N98spw5McqlHYd8AE",
+	"qhd5zuxRCOl3NGw1r5o87x9lQRWkZantysLnDvl0iHsB2MfyLGf61G4sFAelPTaqpqrLLtQBsDSA09Qx",
+	"9kawHIC5wlIGU9h6jB3ZJ5huIEJeu5CeDid4hNYGc4Cq7c316xN7zCyEVVQCcbrhVMrwSMrIq4u3F7cX",
+	"5L/+5/+DPGOVBsdjpZzIhRkexNADrICVdpwDxMjlzN0hISJzKVxUJukOf4A/hq5ugtu/7jLw/vrtE223",
+	"+0AMb1h++JqZfHp4ww07AWl6iK0MT0nB7lkp53DE4MK4cxSo/EZqM7SnB7yOnA9K10AM/3x47XFWDu02",
+	"PiF/fvfWbkr38/CUgOhccs0cCkhdTvefkUHnXEmtDzU3gZCWY+C1QafnFu0Qgy0jXYEVRKB6CGtyLUsQ",
+	"AB8PQ3L9IfpdhrB3rWZeqdz2xqUhqMGOC3TvjDAxlirHvV4J6IEYrcBZOocqGMTAfuy6mNlikRsoqqif",
+	"APSyxucHJ2SICzHE1mGnIouekqFcijM8e4dwF6gL6dOBGN5ztoQAAivHHMdDFTGdkZIapg48aIVUVqZD",
+	"UPQpGeLpCcSwEtYFRmBL2UAMIcrD9a2HIZy6Z5X/So89sZuyR35S9iCx07I/POtZpQ2OQhfChndw++y5",
+	"3aVrCOr+UH3mtSN/WcmlMJTDuTuoQjcGHReiyg14F6obzdnVZQQGeNLp9456fV+NlM5556TzrNfvPYOC",
+	"k2YKV/andFFw8xRCHu2/J6nsqNdwlqBYx8BBvBD4K4KcWIXZSDL0WviQdAs2posSxbCzdVXq6sFABH2o",
+	"kItRyQ4RJhdY5MT1Veld3mHvfKQFG3FjlxMLZxHNC+aORTBta9LFvc6F/7TAsM4DvGf5UMIq6PC//tf/",
+	"dr5IBGogfwzO24EoOR3xEur+kd+TeUnNWKqZlSfcrPwtRJOCj50rkHT/nSmZ6B7XLmywy6JzYml+Zlfh",
+	"JSyCqwbKDIS0/JuzgYAyWZlAPJ29RYXWfCdNtvRff8464Upovzju9x3ainH+LTqfl05VefpX552vetiK",
+	"uFdNAcwwqVpn8k73LEM+x35TzYXxPX1JQy4/fHK0+5P3grqTjBX40bPdH72WasSLgoEF+0WbkV0Kw5Sg",
+	"JVhG0Bi2mM2oWrmJGsVpGXjWiyV7pxA5LzmKVihsZbdOuLl2QcToA7tydKIhptEStfNz1tkU150T99T2",
+	"77YxbMvmfXxFV6WkBeo9M2Yo5FOyj9SnUFpuZ8WJq35ES0y41Iau7KagVhvrDuecn9wfnfzX//w/wwO3",
+	"6dZ0YSNlj/wEKpU2itGZFbF0bLVZvCZ6MCsXtUzwrVNvUM8IHYh1QwQCpZVy0iNDy9hDcsfYXGPyAE48",
+	"tAfZm8HCfpz1+333ykDYmwKYFObVzeiUDAX7aIYgcrlYMB2FoW3dsxf3LhyxxabFWda27E7rbroloOWe",
+	"e7+hKXivYUhHewyp5DNuag399tIHFuMKgeg3JNAZWl/k2HHCP7sguoG97HeGP225Chs/A20NmZLU0Ait",
+	"VHq8MCrlpFESoXEKtQhar78B9jDQLbWcMTtEVmr2RFeVOILkgnQRq8M5BW8gvIYH93dICA/Jf2JS6+cg",
+	"qywy0E5UFgQL4+RYRMfrFVRNmHHGAfum4TPUOdYsAZk3WmqJdk6vPRe86JHXGM5qbysjLphVYUdsLBV6",
+	"Vl3xDSuJfLqZ5Vl8Y5sYeisnmzIoxTvVK7hlzuzUO3ZTt3n7FojQ+nVXDb/dy6+VnLUfiOw0CSIkVpNI",
+	"SyYaP1ii7R6tN7J3Pr/0eysnu2Wf09f/+YWf3ekom3Rl5EWBU8pJvWrHpxF2vVzfNwq869fn5PnRH/rk",
+	"/OZP9c4zd9nB+08wELu4d6JZyXLjLdGg/tyyj4bkUGKLDoSeW21GTxkzPgRiITCt1yoFi5KCcXSu2Jh/",
+	"9BaF4ZPhDnFyru//r5Mou7eoYR/NU7fOG3IhCJTk7Qe4DmFKqDE0n84crB16XKDDc+zp8BXX4Ya3vad/",
+	"/suUrm3lWppIyA2h2u6rR23jES0mLL461XdGybV5ia98RjkOPbxl9wyjOJs4yb6A+utDKexiNzon//Zz",
+	"TO93qIJhB5XyAkZBqu90RkpZSa6IzLmczRbCtthEarTyIa0drZ6O6S+NAvM2OFIgd2M4pr/0VnRWDiET",
+	"SKqCqR4Zom38jZmVrvahKJhat0yi/H9H1V0hlyJzpidFl+TN7bu3pFByPofCdtIZX8FYbSThQjNlemSo",
+	"IZQXVbQ6/Kw3zlPFBmJe0pxNZVkwRaykcAZ34yzUJR2xskfOaT5lYBwFB5PLhwc7eTRhtGtN5VLjeLmL",
+	"f7BqZ4PodtLjNf3lc/Jo1EsDf74++/FzMKdrmnRBjIE0ANuiW4Gw9rXVPqgxKU5/HxadyuUhN4dLqe6a",
+	"hUNF+zdyeWl+gpc//xJEnTWshDZsrqMN85lWBbqx2uWgM4WiYQToNeg8kvhWadVP/6bLxeTXRkExxLfQ",
+	"WWVfRV9Vb1aES1S0rVzTWQO7rAkOLygGIpYUPfK8/5w8uYJgDmnIWC5E8cS5i1fEecHLxWT7Pr1CTNiU",
+	"4WhOzTSyG5WLSSeO88N8/PYmm58/Py823Txu3R3WXTie72a976V5bQn6GXj1zCoThud4G+rOsWz7ITqs",
+	"MlLynAnNMiIX6hDiPMCMIAWrcRGBMqmPFSxRGZgdMuUmFHr73Ivoe0qs4xu5tCciRu65sX8ucfKGlXNy",
+	"zuw3bsfS3JCCGcohieExZDeMzlrrHPZlVDp6LpZxQxPA4EKrNWEMSqQCaG/5HwjQAeD413FVJHgBb385",
+	"VQVe2rCHHhkCmKEzmEPgBcgmq57Y1kDYDMTUmLkm76/fnpIhz6WA9y3HyrG9AMKNTzNw1aEv18UiFIou",
+	"9Xb5dIvG6s/NdNBNg+SABfhMXGbbDgvRRap7dCcdhR+Gba8YLC6iujx8+y8EBHls3/j+pUeSv1VW0bmD",
+	"B9rMJNpYkzAwMloBP32Oxak6iYzWlzc/QAiQj9mhJVQ0hZ+ipahyMdssRsHun+alzO8aJcKlqIV94F61",
+	"ygHP0Yukgy3YxZ4IRqBJ1NaHtLinImev2P25/XUIQUMzeQ/K/5KqAuP25HhsdynXGPzIa1qIi6R7oq2k",
+	"kWoF0YwQK60JNYDb44KHNTM6rqcCn7u4ao2eb9ROXJNMk+7520sfrWxfsVtCisJ9fEAKCTqOnlKAzeqR",
+	"S+HjOXzpGyUXhpFCYjAiYR8BXul5/znk7G5wt6fF55QtoY8GwQJL9EXoJLcIL+vnaQ88YB+MXluSMUXP",
+	"jLHXbnw0pRpYCEKvuzF/SlGuYskUPdu5IbLOXOrEFjgrCh34eOijp6rhPNGee8c1J1KI/4RIOmoyeO6y",
+	"YrMoXheMOgvFeuTWbiOMbp5YbhrR/O6EUIeTJdiEGn4PR99CzKnSeIsuXBHjoKxJ28Czr170SUFX9vrj",
+	"iio9lnfX9vLe5tEomBeSVX4Oqd4vZbH65Lx/hsPFLVC/PPz69956BDzYqD3Je/Zwd8Sem/d5/5vdH5xL",
+	"MS45Jk09Pz5uYyl1zG758UIYu80/g3HOnhqmQVy40+TTiQN/PnrA10ar6Ct2/w7xBj+/quL6unE0aaGx",
+	"AG4B5eVIfvwixP0FRDVrslTcGHtOoziNV80Nd91F9TkW9unfePHrNk20WtzdZgoHhtHCSHH8Wxsp/DSa",
+	"GAQDLr8IBvlBBERdZ71K8Man5QY8ip+C88QlgtZrgDYEk00gChtTWbQbKritMALXnrvd4YQZ16bDWtHD",
+	"gxMyBOf6MKuQGryPdiCikAd7Ca+wHoYOKxNCPIeQAAWZcggMlr7LbsxH731sVy783a5EAE1wyBRtX38L",
+	"cQaflf+r6SP8RmIfWL6LgwRgCf/ZwwQitgjsZLVU9Dl2cXzOzYCuxYzIsoh89y6nD4I5PVqJ24a4rRp3",
+	"oGL3nC1hPXRtHxZUT0eSYqGQRjvVJpiZw0JgonBBbmpF3t+eWyWYSOHyXrScMZ+96vJRu3brDUSEMHXg",
+	"Y5gwM02OnYZe1LT20crpbwJv6SuyZIp5PC1v+gqZCJhItkHlOkEbdvGrQJLPeUiEThqOibAwvQfz+Cfx",
+	"iOe0LME0GgYE+ZgGGdXXePCEb8+RVbZFnR9Rbh/OHAAtoDskr4qobOFb5K9yhPcqsFnC3c+yJAT0AW+O",
+	"2dIZG/SpM2xCJXA8SqpJLthAxHxHTUiZAsDlKj/FVRInXQGgfa4gAnD7kkJLcBvNnfEIoMQhB3MtlxKq",
+	"82KOElZy5AauKQ5Z+sQlNeNN1X9LxQoTMRMsjAN7h5voMWdR8gr5mfZDoix8YmMABgtWt4TXe4+Q//8A",
+	"d7OwEa+sVHXYL4FXYzYF+5/PjUUjphXNBTUsI0IuH70vWcknHNJSVltPCsQTwT0XZUmDUZDM6B3TJxiS",
+	"Dyix6+Uc0MUegCYHghcMqIjtYkLUiNn9hAMqGcCKc4x0Aud8hjgHgjBLyBNy3O+7FOeh/+aEjGmpXWoz",
+	"JUOMnx0STSGJN4DqzLjWAHDxxIE0wLhXZCUXigDw/UCg7ujmanfkk4z41xfzUtICXw8z8aAfmiQ//Ytc",
+	"qGje1dtUMTd1PMxZ0SN/kQssNABNhETnFbwc4Dq3NgvHqMe77JH6yBFSHqTW5mCbUhVwD19EDPNwJfjz",
+	"66nxOJMSBzJxo1xY6hkb9Q4+tvyWkeV0Zf/o/SNppPHk6tmOME3ctIG9ZogS+Dg5MmHmtkLffIMqYKNE",
+	"sfcEJZeQPYO5gPZknEWYekEahoB9NfsQkErdy/rghERYDlTEZ7xVq2OQsPhfCIsLeDFyaVVTbhCyYSEK",
+	"R7f4ZUiRRZeQQ+euUw9xsgC/JCr0A3lOqP4Os6rleIxPIEc3tAwJoh5QPoNEcCx3QUZSLKD+QqCT1xi4",
+	"QHcx1ILAKwcCCRNuIurUdGZXDYEG93EIGPZvh3oJmOokcb16ZOgUw6GDBvDpnG5Qjep5bIU6HYghGOqG",
+	"mOkb3Re97iUF0+Ej/yPq9uSKgqKkGMkXxpkONDMn9s6vo+yH8wq90d+vdGQpcG4G+ybeHsDsf+qC9wLA",
+	"I15pKoRHcuZQy72yCd6xgmMdD3sQVp6CtBhNbJNWiV/Y7adI/NrMSXBptggrOqMfEX8PwoACGt/Rb5wK",
+	"+s4x1dagIHdNCQIBvZNbuOo3NUZ82otaXVDqLMyezgHxyk8z3muPluuVrDqcbgj1BhXBvt3I2l+QimDH",
+	"uS1EOlLEv5TLejSk7HMt9NO/VX9fbrfsX8YKxJ6X0KqPV50vJgcqrkayiykeoxL+Ru6BmkMg0le6Tt9x",
+	"GEVwSJ8SKlY+U5I87z8/eDRPzUsq9I70TawSZ3WYkKSdU0NLOQFDi4d79ciozmIasi7zhVJ2RlUy+EDY",
+	"yRmmZtpee6hAZaGghp64KzQ8hF/dZ8wZG+taHaaG217ca7ZpMFPMaIEa4jb4RC7I+xtSyLKkSgNsytB2",
+	"fE1NlaepqGFrIQ/2HbzrWu14xagi3X6v33/edzEJGJFA5vY/v+v37O9iIH531O8DRIYznR30yJDO1bDC",
+	"oITYNCrEgpZcswL7tuojAoVnJAyP/Od/kGdfvSBPB5alZq9sT//5H+So3weMJijtgMCF7N65H5fSTx/N",
+	"dAXX85KuemTogjWGGM7t4j7UTFvNSsnFZBrmb3nAnnNuqRHu9YR4HRrgcB0g73/+B6louTGigS+57OaF",
+	"kBy1Bn5PgmYOyvvQ081OdhhFFlT8MBAYAoXBVshDmq7wPuDHj8tSW/rT6uoOFgwyV3LGNXPAzuiuUhyR",
+	"QalYkVyt5kYSgPRPKZEl1wYY+3Masm0H2w7HaN/qzxVdCY0TCXgoBebSIJiKzuKwPi8DYEnaC62E9/IX",
+	"D9WdFFg/BQZ2nFrrmMTs7NhsGEuqKcvvNCaqe5uZgzKLZM4ELHtRH6Csu3zwDXfNQeYhxmpXOm3Y3Kf9",
+	"eGCOwKUBRRHSPEfsIRuMGIkXo1YbDPyt6PzRZ/iWvybjIBjaWyrzoLB3zVsMMg5FEDUL1RghfBPDrZxa",
+	"TBU30xkzPI+u81sNWejIlIa1BMspqfgeS2O2Ck/4wx5AHFVZpRYNp5LPfyu3r6VWgzyArfOFu3r/rrb+",
+	"nzbNRiDvPcY8wAPDEYKbYk5XWbDOglHCah2P1slA+hy6bxudcG/AuuOlWJX7XpnlNjzHYweWUU3PBSBb",
+	"Li9gZtlAVAa2lAz1wIr1g9cpYqEqHkCyeZ0MzuDeQLhkfRQhBCLt/wo57wZsPKcbJZsCNKSQS48vhokp",
+	"hs175Hm/PxDe4O/y59eMfiUVvScBvx8X7zRgsOFvDR4RBBmpPCKk7hBBxDsXUQS+84S/5uCUPD8+9nTH",
+	"pRoIuTCaF2zzCIFkj1EI/9tYv+6TS6EX4zHPAYjE/XxCfocI4IJHi/7Eape29T/hIgQt06vhNWKDY28q",
+	"lwKnBZLiiT5wCJWY8mrHiccoGjYLdJpm5Hn/G+zqg3sw3FT+qyK9AxFVvgV55c4f78LlmkxZWST9q3Zn",
+	"POZG+9tE5t7Uhxmk6G8boLv7ouyCpjYvzF/s6fBbuo6fH7fo7FbKd1Ssrn0Qxqc4hs70XaVJp46fT3HC",
+	"GDBRtsYyOSHUQ4YruQQ/yKDzw5wBaqUTRIMO+Gq6aeGF5+RADO1JNTzIvMcC7tDOcEm4YbP1yCtwFA86",
+	"56XUG531CDaHuLpDI4dwicNwKMN0RkbSTAkXebkoWBGQ5/xnrmC4YZWrXPsAK4dlbYdUlYCBLtB5pImR",
+	"hb0/RzgtiOZLdmO1DEQXegOnNyC1/HGYkeHv7X8O7X/++zAjho4A/JIqxenEB2od7IXzcuNnt7ewdPbh",
+	"tugq7vXPjq8SlmsTZcXpMfa4tafpnCkui38k6JXHiw7AR6k4Opjrag4KxKNA8jxaltRN0U+dugR666Ih",
+	"UsVqEX6zedWuCkS0CgCydqTTzjEuEfWPbuoKnA1E3d7l7r6uPkFSr/RxlFZWhFHAddxhxFol85uBeAI1",
+	"YyLF0upLtLSbfOV8ucUTrILh0ursj1bNQgVQCivtXM0B5y5P7VdHvN/QZv9bBpq9Q2U5CVwW6tv+lsrE",
+	"P2NSUSUK3D2LBidk7F1IhDx/gpDmNVnAqCpXh4oVrgj+1vC1ueIi53NaAsI7JgX6fbyhTZxG1vhIakg1",
+	"Ztxg3bP6zprjmC/siK6rAT1ue33OzbI+0ib3Os7rN3R0/WPtAjDpeCe88CbxaCfY8ydYc5DpQIEF19sD",
+	"/WtVim2dCe1OYDNY2X8qwd6CV0P4cBWHBVX/qx37LwZOMvCFi8tNMW5GJvzecvZijiXFURI+mn+bJToX",
+	"2qhF7oV5UsMLroYupopB3NIBet0qIY9ABii5RaOYH4ihYjiEYbieEcGWazbaql3v1IgdrVmAe4ICTnVt",
+	"ElS8qlBR1O6Uahck6CxkIVY3Hfr/znV3GRHp77LNP71FKzG1L9aqFavpvmJDxLe/sYnrn1o4nU+l1Awd",
+	"l5hnpuN9F0mi02BslIqcrQsz/ckFFW7VrbdQB93NseQXh1pxooguh7JmI0c5QTF2wl3UNvVM7PfvfYH7",
+	"9ALgem1ef6fdv+UK6avYfvEm7H9qiYCrkLx0nrqqQGURDNp264H7rvjkN1Ko1Gme5lQUJWuOcLvBKp9g",
+	"aaIkp/mUeSOuVVInEFcBOY6uChpzMOOurJgVAxxA4LoYaH/0wgG9QuKs1356ZKihGDMGYJT8ng0rACeI",
+	"XYcKc1qPFyUZM4NZUIq56A1taOm/qAYC1UxHjAkomgjpUmgtgzmDmdhMrYCWYzKk+ofx0JVFGkaVcIf1",
+	"BEpQeqBwKbRrR4KZlr7Zg14ojAuGurJ0JbIoZCC7OmBAlKqGeq350FaPXLy/fn/zyrsmLxZKzhkVAAqo",
+	"aEleUnEH+a+8XFVpGBAWh/6DOdSDV3e2adt7dxjeAqPgCZFzJsgfyZRPpuSPpJRL8kcCRb8OTsnL2/P3",
+	"N69uMTTQhXSxj+jEDN26aWfVSmE5DV6W0HiPXCmeO3LX4wt1j1whm2CVuBQecBI66x0w77nj3XZFZ1az",
+	"kSy3Rqj4IuBI9E7WcfNP1v3ezAcqV3WKwISxSq6dRGpQ3EqKe1qmMxk6R0UnC6M6StYf/6z2yBqVG0Fl",
+	"7EtPNC5fUU1e+GxP2I2C6QcmLmwJsHsF5J4je8kxMB6OJ4tt4/mUuSC2qVxW0RouojESovhtq2i7GTN0",
+	"W1j5O/v8sx70hqaW5AazeXxpmM8Q1XjlihhaFs7IaMHLIsRMgH4o7rmSonKvhByjmNJ2+G3oPKcrUICf",
+	"uqiTLUfVrY8hnMDl1eeBhQ9J9/ztxdn1ny5ubj+8urj64eby9sPZq1fXFzc3FzcHgA7tP8cYRMSKHogz",
+	"gYGsGIXBjBWoVXyMCCnCrqr7KOSgpW/CCBYFL5yFSX1W0J+4r60BsX44nyMa9qcpU4AmDxVZHZQ+QLK6",
+	"apuOshGX+MXfj1NcHOkV/huuONTk002GOYeiiVGMWNeetTQ3C1rCeYolESGhbkZXrqxhJVmclgbexOLA",
+	"3Yd8KKxMh5hVNyjET8VbE/rPqjzHTefZQIR4U6qr3MYqSowVLoIA0iEQmB/itOdS0xILRmLpd1ej1896",
+	"IHBeTm8LQbbBIViwvKQKMY5mEnQminqZkSVTGHnlq1wekf92AGXI9UBUoVpmas8AWRbVi7876mf9fr/X",
+	"7x9kcWgTVrJkBVkxVycz1EQnx/1jV7QgmpkPKUC/ImjGjmoO6XMopIHqpmgCtJfaLL7Vuh2Oi1mN2Ve3",
+	"tEcbc9rj2uD9BFy+5PFxj2AMHyBiDITLYkXjGlexdxMxGhFTm4fL9MzSOMqZ7T4/Pk7msjsGcFv7S43z",
+	"Oq+N8su7Ep/7bQTy7rh//OlSDxx3nitmhUOq8++hzG+FMxvXfusWMtdPvSTtzYqMDDo3zK6gLwVZLAxn",
+	"etA5OIl2j2c52D2n8S6BnR/wdKEvLA/sEJ590XrcP858o6EcNMoXDfIDYmmufri5JU990xrA83xcw9Ay",
+	"9tCZlyDm5l/Whr+j/REZPMqhh4sWFgtGEACloOzvDvPCzpN408BQncewB5oDta9ZLhVsBW8C9YNtAlJw",
+	"R4Cp0tDJ5SuiF6BSDMTw1cXV4dffPfvx8Js/vzseZjVIPq+s+YytDc0uYHa5I0GH+zwEEIfzCfcNbiUn",
+	"jmsk7ZHqVBkxe7GGgGiXGeaGMxCRUvru8nuvmGb2iOn1+5GN5JQM3cehnoefi9Uoq0MIcukqnebJ7Wa3",
+	"9l3soPfkAAYaTnur6IDdxFeNpZFSPRBiAQLKCiBfOtpjJXRfxBad04BNUA2sO+j8RS6w+RehgYFoAnbo",
+	"kf/6n/9n0Dmo0TocqqxHXnncjArqAiMdIx9HAF4zcoKYIvZeDgHlDIvfAqpI91kf/nHU9/apAwcjplxh",
+	"y4Hw9O4+62+8fELmVBuH8Gyn+42TltfMqNXhGVT97RFvTzH0joEP7sj+dILpPuIwn1JeBcI7sw9opfBT",
+	"j7yWiry8PYehXdy+8dkGQFIh8S5MrKadkaEU57a5M88J9vY7W+RTS3As7n2wYd0PGZ0KdiUrahlV/y+p",
+	"t9kjZ/EuHIgp1VNgoRFg0hQOoSxXUuuaVnUS6b3xPoYGppECPGJMDIRtq/ekR/yh2YTS1H3ef5ZWmEAI",
+	"fen6UjzIv5O65Em0IyTebd5/xcN/AfHwN2BWpoas5AJr9jtbrZHxyY9bZJ9Dfd2VGI5057w4dG1vxca1",
+	"R23pjz/QOZ9oNK2QbhzJfuCAcDBxfLRyaPonHvrGRzdYQRpB2gRdYaNOMOnGIDqYZxoOLa8ny1D73J5u",
+	"eG3GcwZa8gmxYexET/nYeJXbJ+bE5yqmCZklZEOrgdB3HItlnYW3Qo9kxqjrlM7njCodoZf2AsIv12C5",
+	"nFGxgtMWsoRoWWZYwD0kEwG8z1b8X489/H8j+K+b+7+Qf2sm9HUt7pPB/j7myoDXx90WPGfaCVAUVbHx",
+	"SK+xqkbf3iX82z4lcsKdqcd9N65uu1hZtbLJbcbI4zbnJkqfBJV0PXLCaVEehgsqL2eNQRQwdmw6Qgfw",
+	"cqPrZnAQx1oMhFOZUzsfZ/OFqz3X8SD/FTjxL1PG1sAJtxlOk0bjz2jGsA+cRLqBUIWnf4suLttQpja+",
+	"3HsjRoB7XxLU1I67Qv2O8A8DMhWk7b4IU/vr096EutWnOZYLdchWTDsNdD/jsE+00i4sg47HA+HMzNg/",
+	"5HnFPhQo0uzsuesHvj2sXvQBvwCUb6dFC6azgfAGhODuAYvzWKq8US0NFPicOECuk22uz1jZ+8fQ3ALp",
+	"aqpb0p9QmTTX1q0Lb8U8DD/sIx4rL4D/cz3LsREi37NmZXCFrzDDacZNsNj1AJEiYGwh16pTUIIit2jl",
+	"/cALIOYWhigy351LM1SLkgF27UIDOonwqdmxG9Y1aHeMu6hl0UjRKxn577yFGoDza1i9YWoCLFhD8/EN",
+	"1dNhhlohZgTUW7YX+S05kH7597/J+WX6ksJnz+qTipTAX/++CZcuMk0pu8hyYf6lBH4hOZvesenXB6sQ",
+	"eNMOiJUuKoCu1GeIWvDyo73Yc1vuHPGqtwq+KK6+IcUNbrb/VJv3ujanf13g/rV3t0e+O0ap3eCCRvJZ",
+	"9yyEiz2FXMFt1ULez+15ftx38eVotNExFH0IwMrWELXASm1/VkywJRqYLalKhtGAFxDpBhXIpShXDvgQ",
+	"Ck97u2MUP+bKcJPuoBP5aAcdVGoW4k7IpTioikwhfBfW46H/H3vv29s2kuULf5WC0YAlPLTspJ1+ZmwM",
+	"Fm7H6c52OvHazvTuM5wnLJMliWOqSsMqWtHmNnBfXdzXi/sJ95Nc1DmnikWJlO3YjpW0gAGmY5HFYrHO",
+	"qfP394PHsBBaa8BOJlMzXy5o9xxYc9FFPYWF2kdu6R7TXG8+aRV4Z27dnMcoVjzDD18Ke8LQTOynVnI+",
+	"ybX9vh3I1dZyraQd8VY1i7ghteGm2wdMPGRogltFQ8aaaMG5YYVwVfd1XaCPkiSeaR3RfLDYD9LZ/hfa",
+	"eXnped8HDDZqrj1wZgZZDQUnbCE4JgHzkfWTX0T73z9n//2//ou92Nvbi2KJAUyuWbz1Itrb2/t/4q2+",
+	"i8rKqiiCeoigYJdqFGLZS+qaiNP3P755fQylEa/f2r+8OztPItZ+xfG7928vzl6fnCf9lbv4HNb70bcw",
+	"PqaL/hdrSx5h774OY8lOt+DjoubnDFCOP3sLa2Gs87mSx//cXfPILF3wjC5YJPp98EcB6wxf2odhIjYb",
+	"K49PCGXXBXdxHQcypoYBmVtGBCkA69lbDqmuPoVxnODbBDumxlZvN5WxZOMU8dzWMnFh54Y1G3cyep89",
+	"wgRaS0zpp02RxkO6oFnmQG4diFaN9e9wvomaEUvOCapf+y6ZZ48hR7uf7P+hC2ryUqxyQe3vnyVX9qa1",
+	"cj3dipxBxnWtfE4DvQUbl/NJXU77ETyssVQLyCjQtKq0QDKMsnIiTfwajyumDvy5W1ClmJ3WAMVfv7AG",
+	"L7N+QaILqFaeeSWdB7mrjRA/oRC/FTM6QgmW0x69XMPRCuXl9MUOG6yzrnwYJPtKiCnKtX5gmf6kBVz3",
+	"+0oklUuVzSmJsFSoZNy+40XlPXFGw1JVn3EhI8SLMWNRxpIu0dtMXWKDDi8Fy0dSlSIjUE+cO3HQQhTL",
+	"sQO6vd1gEfQs5fZnMvvxm+JwwK9IE+UETQr6df/58zaHu5pm3IjA+2vr07evF7TpC4cLdXOffp1geyWQ",
+	"1ALb5raiLZdusw/NlnttdTWdqtJ0NPavl2nzHhbxS2vKVe40xlSzQ89MCC4m1yFJ0GyjNJ8WeAoEH0o+",
+	"SJUETJL2e0Wui4p00cPoRXvHLobLO+OZRywBeGu4bEebUnBAGucGWsM1S+CXA9ZkS8i44bFMPsVbDpc6",
+	"3jqIt+Jqb+/7dFSoS14w/4v9o4i3ongLuxzjrYO/xVu+42grYoPB4O+/I7YLhcud7sP+LR1LwJMPeiWh",
+	"CkhNhJLCdRjDCvdc82Sjh9NhqrtOKFDgvBSxrDFnRgLLkY8hOgftNNhrRBU5+koTx3Vd402vyHr/vnPs",
+	"v4qr9+rbc4EOGVw+GFNNIDlR5FKQXn/+gmkiJZmW6mPuYHtSQpHPCY4IPw8AuWjqvU5KYcr5Aft+b28P",
+	"ecrdB4MjNxm4sotS0I4DSIqykgBtMxQdAIHwJOifPsENdDuU9HAbfRZcur3xDxMVRHyQHV2ntZgRBXS3",
+	"4+411P+fl65B2EULb6itvGvlEOoKeMYORqdXcm0DjSL2OziTBScs+XU+gm3kmuGQbgv3OQou7NsZQqxS",
+	"H3RuDrD2xjVZqCHGQ6fcvqwrtSONEXYY6qjpQjZ5b3Tf1fTcpT4LXgeNEmby9EoA8rsh7ANMzAX1dUKb",
+	"fKJkvjg6gR2zI5p/g+AZycYM+LmeH7ojTxJopTXlvw1neHOK5Wsp6vvZtfkAu7hr9nGkTvVJ9NCyiFtv",
+	"l7ZetyBOhfT7s64IlX6f0j8BQCw7xHmPSlVNF/tGqLn4BXCMJ9waElYstG92KpQcQVOJfRgkqe1iOFIl",
+	"B4SikefCEHxbF9zOOb7fBb3eeu7oxiQ7u5S+zmLVi0C/3W4H1x7aLfZw1FFl+g4RVxdUKzCjse2jomDD",
+	"XBQZes7Ot9rG8giOvwEdxmRq5pFvGxISOhC59YTzjIkJz4vtgDsO/krdlo6eh3jQrBWIrUXUgV5Xp0Kx",
+	"Ru/Z3l4s0zEveWp3HkDpuHt7L/b29lj4Y66ZUQpEZcCOnEjVpGtcsrGqCLFISRFLsi797HCyqrQHwwHK",
+	"blfnejITlzo3IsH6cG34HFfmgOXYqz6G/ULwj0JNC7H4+mBcDPOiADSRkdUiDnbawfxcVhCfsAfVlZia",
+	"7l7uhrisd0d3Y6rrF/o8vxex2TfcYd1RYHEumptaef3So5IWw1MDTFZ3UWmNqormgYwQO3CqdpfUB4AK",
+	"eGjmmg7iwbYvk3dx0Vwfsv29fae2qJTMKchlkbPj3E/i8LavinXnGFdvE5Z6sLCUXdDaqoPjABsiXDUi",
+	"AMw9qG3QKU6lmBbzbnE6qVH6GFzq8v2ue7+MgAeUzvPcH9R46E24p4rHl/UmMgSWAPit7uqzLtuwKiGK",
+	"5B/Ga7s6EGleFGoG7jgBK+xU036Dh6tF/NH1xH/S763yr6RobyOeFvMnFv/HqFtffKtv7Wze6KwHKPhB",
+	"u9Qrrcu5Ax16cDUVxnVWBMOsdggjQDrkjc4iNitzY4S0M/U4Sb6GmCp7PSU9w5fY1rEE3xwdEftGAK+S",
+	"y9zk1GazXKteVwxHrupcLkAyDWJ55BQPdccBT3Iwf+t9jQA8IShPNxA/xmRSu1Kyjv1FuGKPKKHBc1Z1",
+	"kdZ47uELPkaR72nrkyJ0AbFtoZjX3NyfX6be5Vr/VubGJRocPl8wlcgTHOA2t5sR9umNGF4Y5lxd1k7A",
+	"qAzJMj+aiJkyn0A7xphr9nzPHp8/NLzlWPb29/agMRPw3gBjjFxmOIzrufup10QmGevt7/25fwhpIoLb",
+	"RbTxeSwvBZ3EiJGL/Esdm1ZXl5M83LZry9G9ONEnKnENZoBT6qh19T8u7rxN9es6QJSNrSafq6pk4uNU",
+	"lDnwVPSWj6f+nZTUIqBCqAt3J7kUKyH65/cRwy8TE27OsSvP4fSvNhx2/uDpCJZ/Gwvq3HPzAjhIPUay",
+	"FWsx1BsgClgiCJnAND7JA+0EUgirNgPhoy3YE+u4JYIpfmtJgtVpzVsAkt1py6y2v3c/Bf+6DXF3EH4L",
+	"TIkWLP/BbZmwB13YDyv1VktRXeNNVpbWTfjHN0KOzHjr4If9ByuO2/BlfwN+MHkcAXVZuM9v8IUfXBpv",
+	"z1/Ye2adgRfLqTMC6lSBF4ztcROk6ZLgSIuGPd9CcdiJuve1SeljAUN8rg+xwYb4w+iWX4SYdigWNaS6",
+	"VSuKj6BloJV+9/mQ72Y5vFZ3Pw5dcDFTr3hqVLmurruf4Euc8PpJ3bvhcOOWr4FbflGVEiVspnaGsGfg",
+	"JBTS0DdnPczPYSOK1jNVZlTUkapMhNIHknRrB62WOyFXix3+/vVI3Yl8QqE7E6m6FuX8WGXtnI3vpMMo",
+	"xgvhMxJX5RhTgKmgyr2ZKq80UjjkUhvBM6aG9OU38rs28itXiC81edgvFhDXTacPILdamGq6itbHVCVU",
+	"31nzWYu0FIb1oKgZ6c2R1CVZEO/ERft1Y9q56ZP5jdmhzhfOa39bydYIvJ32A2uTxwr1uFmew1J3IpvA",
+	"0hrFeJaF/gytCvoqgw2iQ1ds2vDSuL4oVk2h7mJx+e4pL5c8G4nOlO6xmkwr42i2awwwamWVmWcE1NgB",
+	"MVGZKPQBK/KhMPnEXQ9VIVa4OLBZNLoUShGOWYihYaoyCMv0z4oXGIf3zxkwIM9I6k4Bx0xh1DSWhbgW",
+	"xSFLpqJMhTQegX8iuO80MzPFUutBlzmP8ECBdUF8DEi85ZINq6LoaEL4df4jLNu6huZxdjcF5eHTP2FE",
+	"vjEZ6k2Dz4f0VqUaAXMS6Q370e8VeMf9jj1Dp2QwrmBwICdBH3TXY0ds2w2kWaagNHhiR9uOYul/wqrk",
+	"S1Fnjv8UBHy2I7a/94xtvyuy2oyFNuhUlaVIzfaAvZOOYx7B9N6/ZjofSc2Q5jdjIyVgnXYLNcpbz5aF",
+	"117XouTGLNeQlhMbzjYW5hpYmNRI3HD/etCli/111PgqtM6VvK83KLLc0YD8iHzJUKnZGeU9VRrom3Gk",
+	"Ac/+UeEB98GapCJLDprczhF1z16LvrWVEJ0zE1mVQt0A2sqxTFJuxEiV84T1SD1Ad+FIqWyWF0UEimUk",
+	"Lnl6FeEK9Mkn9lx6CUafkwaiJzXn5o4PmADXkBrKzsIasFhHZfgVVdcsc0gjeuJ/ilJBHUxEXSWxhA7H",
+	"PKCd7g/YkSc0rl8l5GOugRSPTk/P3v316M2H43dnZyfHF6/fvf1w8fPZyfnP7968jGLpyY9fEOtxXbN7",
+	"LXQHXzO7BV1zLD3fbB7CvVpzB7OYLjXWqDZaYlNuoVKOpbNo6rqjoX13po2Y7lRTYAxkif3Xh2r6wX2/",
+	"pB8RoAEbCsG8lte0+JlqU/921x37Vb6z+n+vRblWBbL1u6zfIfFSSbEGtM2wgbuZlhc38ibL8MTQfUbV",
+	"Oh/dLQ71gK1k/XfGxMATiM6uRoLhwTExehk3nN0NDuP3pB8CXgAYmhETVnCZuS0bS69gHR5orwX32tdz",
+	"RkzzeT/yMeF2pAmjYgkoTB1gEwRXhN2JVmWbdCw0tuznBquVPQ8z45dAt4Y4SIiFnKNBgqwZ7GIBuYLd",
+	"DriiE5XCauavCZTiMWEigsquACtioqSYu915XzPwY2528slUlFpJjpd2dulISk5c52K2w/UOFPeSPTpg",
+	"vwG3JnJlT3JH/UI/201T5NcE08nR9UuVusqtFKiJsM57esV6ifUDRfZaHjB74lkpIso/+wPsYIk4LYe4",
+	"K2e5djaXHQ0dWnh/kdUwDsi1jz5mLpHTrwchz0Qq8yFYATlK+k5bucmrYV0pFDExGA1iCeSofjlYyaV3",
+	"Xq1tipbPJVCams5Vse/cJgr2s7xufJV1jp02ZnryMe84zt+IodmERrvUwBsBTPCtwnVPIR8KoXeMGo2K",
+	"uzl5QyE+iI9iAj9/0MIkNTZSA3+pwyELdEIs/UBWFVgXz45C5kBAKf/PShkCww5gYMgLJEwj7P2FK+2J",
+	"qGOZDIU4gQck/QEjoCzmfTTXiOuA+JAq1HdCdqQuXrkxvwkHI3ybNXYxNhb7U2HYV6WsDfRAIq3A1cJr",
+	"/1dCHcOdLfYZz6/FK9E01oeqHCnTiF63Gh/YGqjZ9ushJI0oGCE+5lZlIUwVN9TfFLGZQHZ2q5W0ACP5",
+	"ClvzIYiGKByomJpDRczwK2d7AVgGJH1EDvfN+JwQTUKAEujEQ2iS3Vgu/NSALmnTNAsrsKaB7FeNWa6f",
+	"AjlKUzG9V3HhHw9c44SaAX24eacWllubHCGUBor0SBh7+q1qAYHf1zPXCFPr8BXt+319WFDgUO3kEqZ/",
+	"T1OSvp2+6eO2dPQsmJq8NFjh5KizXKd3yrXYyaUWkvIHg60Ia7j/WYlyHuIX8zIdb3VUaz/b2/uccu2H",
+	"22QAK3e73eYnysuSt9JwwZo2mbAoz4/hFiR20slBI0ZAf61rHS6VutIRVRnE0gOHAmlRkcGheCmw8KHn",
+	"qaUq6eN1vvdcQ1IEuJ++Ink4gTAZuFb3gvWzThpu81A2lLIeFmjPbjsGwgYJXnsmsrwUqUlq8JEEM97/",
+	"ghf8xQ6WsJ7yt/zFKDNN+pj+oSLuWP4Ev9XwmIg6zpkWvBAZhUYOIb4Zcudua5Y43Z8wgvpEORRZLJNU",
+	"ZSJhPQjf2ecew7/zYTgGdncvlPH0mVFwjDCamR3CKiIGyfz9vWc1GpurRLc/Wy1lxxMfp+BJ1jTEamhf",
+	"alaqdncNF+cNHlxraUD95Gf4RMZT18F2DucDy+Whd8k9gH5i1JWQycYz+/qNvVe5xJYyksiSdI+XuwAh",
+	"qqkifDEC8Gtm4j6mIapI9+zuKj2A93WBJiMiJj46njSM9WaijkWd/nJ84iAuMBhF/8CLX79ksI23dSwl",
+	"ckVBy1kdDXZ6WNe4U8a6w0AHMXPXopDE0qh2LY1YlhIdScidkIaEcilEfEFOZeSFmKuq1KznljeWCwoY",
+	"3jJCP9Y+s9ZxSf+QLc8CToZar/oPGMtmiSUsXq7hWwO1wNJIwu6mpI6vd2tct3IdXXcLFhvtnlZ77fne",
+	"/p9aDbZW089uis6RXvxw64HgTe800KJZ+D3mxJv790eeXrFcugLh6dTasGPBMzKd36jUJ1tW5Ks+R7c9",
+	"sNpAbbGtXamJF5Cm9ri/TgA2306FEEioNWNLNdM4GdJmoAtAD/TOn7/4oR+h3gBlQDJ/JaaGrKKxKs1O",
+	"kV9bI6dhIg0gcVmVEqpsyTxWkLRlmPCps1AH4DibMRbL5Bra5g4Zl3MIKsdSFFpQvldJluwmA4CBAwGl",
+	"aTvdSyisNUPrgB1504m0iBQzyO1WmiEqqw4DYcBw7GV/WKgZgjYjRzJ5CRyCJBeinOi/QHYNI+mYvYkl",
+	"oG457CkJeudSfXTFQDDXagqg7f0w+RZQS+PEMg9hRR8qlsEylGKUayNKr7bsdJIBSwouRxUfCVh7DNGL",
+	"jOD07Mu7tESnMoLq8ttpIvzKD6KLgkVtjEe3XypVCC6773ev3bh5lSH3xt1wS2V04aTESjGZWtjAIWQ2",
+	"Vbk0X612+lGMqPqnw6q5h16qc8JB1qyj/WZa8HQRoauR5EYBVFJgzKMtyXdARRzgfKO2tUe39hwM9uKI",
+	"LiK2qR6Xc3b67vxi9/T9xe7p0cXxz7svT96cXJwAuHOylEdOolgmhRqpyiSRVXaQpz7HGSRebjG3lsD/",
+	"/eZTAUkfJXNYaZGx/b3v8a3sqR7LpJlDp8IQynNDXQ0q0Gcv2CSXFSX5Yply6aMOMBmr/Jr1g1QJQ02S",
+	"HUWEULJCmXotimEUS8cVA959xEJcTlUyXWnretZYeQ7p7MypHlJ8lBKhIhdvdWJJAbffKDWqPGxcS/uV",
+	"FWoU4P9d5zo37TnUbc1KVbRaWsFG/Ky46T1TkV+iaOAcj6k29/SvuZiBMa39Am+QRh4s62dXt+7555oy",
+	"gBEoHQ+1fdfwWLBjQ416NU87Dbxzw02lsSogU2mFvVNpVZYIr6gkG+YYSIpqOwdwMx2qDwIAEWhgrmQU",
+	"y9xowibREdMqDHBIjIYh5ZP4yFMDBhRHsgtScp3dUr/M07XtlbJzW5HA2Nbsl/84ZinXT90q1cxMbOsF",
+	"ep9gu9mdc7dExdU8bcEiW8xBjLC68krMnX5x1ZfInJFr1ktqyDJqmNBJ/4AlQCphD9G0KrV1l12UPZbW",
+	"RGaXYqhKa3NBd98xXoTFm44HyQFv2XOkszWPnn2/HXez7keSH5jlrS9/Y5fgcbfzL/O0E3rtnRTgjbgu",
+	"yK+h7vvegvO6SYH1eeBtEfiuI+jg41DhcEth6wJ1seLmjOSuvOAv8/SYa/GI9suX0bDuPTq7UbVYawvl",
+	"3lvQyl2rxkbTFj0UQN9F658H0Hs35d3us/kauIHtPbDuEIQidoqzYjUw4gkuvk8rpCBGhImdUhRaxJJ+",
+	"ZLkXMFXidUm9EAkxU0L7FNUmSuQUolJij4bcjmhM7/c5R8Ha1SP+Mk8JOTDIh/2+FhCGmzzX0/QM4Vdo",
+	"JoVrLfKYisN7HLuf6if+vvtJ55lYEfg5h5CAMxzTcj4FZAnwUzA6awxPx9Cm00uOcRfvvMy16xY6CK6A",
+	"0My/77irLuZTsfMOnqQPmFRa5sOhtR+Z5jK7VB/t8vgxzyngsHOqijydJ31wdzjMBQjDsGyjrCQ6ec5s",
+	"UlXJVJmPcjlg5xiO4HMGPUGMy7lT83590H4VPB3HEq8KY7Uui9gSBYnwx1xjUaUnAJYZGcrwuMu5welq",
+	"4E9HZzSYEha3qJkcsCM5d+oX2c329/YjDxjpZ4wTypSA5B9VeQ7Y/rO9IFpuP5hV9ZkohP2ClcxIIZfC",
+	"Lq/dflNYWFeR4EJGM65jSdQvsYzlEUTjIiQUZT+dXBx4XmMf58FXcTXos7E9AdSVyFxj108nF/S5KOUZ",
+	"S5dUGLBzRZ2ydoyQ5/74/OwVwyAuK/IrXE8cIKI0CFZkqJLlEz4SsVRD5umUrftvneIJt7eSJYmgGpRs",
+	"wQlT8HLAfoNmY8mS4LzY+UXM7Ta2908FN54I237y5msvkBBJgIiY8PJKZM0hf86NawWK5WVlmDZ5UVCr",
+	"nvt6By5gilusgGYBJLTo5rbL1EwWime/zNOXtFvuc6y2Mex7XbIaYzSX+aSabB0880mHXBoxgnqNjpHz",
+	"TKwc84aj99ze//ggwyo1or03b6jKCTdbB1uXueSQDrlVt54T6/sY2I9+iD67xUH4k5LiyU/clyQBYJF6",
+	"0zerheF+8Rei/vLowe0m+VFIP+LVdoMx/7DGeMgpLSB8/2sDWxjCw+xiLLBZNTTzSZ9DMJBowwh7OAgE",
+	"QhoVLyTqEX/0oZtg9f2tIIm/FSMdUXs3aMIbm71Ng+BXCCL2dOIv2++E+eIE8BGseZ9IX+3+v39NxkNI",
+	"CVyi4RTWmLnh2AyaGPVymeS2Uy7WQiuFJwMDynsfDoaeqV4CmsmN+cFhC/QH7HissDUfsseY8PAPj+Vi",
+	"r2Kj/Si191p7rZ6sNeuHonQsyQ426JoXlehodHxTVyCsJz9SPcV11EPo/GwgtB5UrYCv0RBDs5QxAqnV",
+	"LL9vf3SR66WulpszRejVQc4BQQd63Skh1sgIxbKZEnLpIEDaq/NB/UOWwFx1AuNbd60o4M31gB03eP5g",
+	"BrFEt9G+D5SQ1WSjw7wwTgugDbW/t9fF9LfeDTwt7BOqEGwsCiBqrcs6YItcCTHVGDfQnROxAzSmIaR1",
+	"x/5mHTj7sEuoukARtP9hjyu7x25ZIXY1TzG9vXUXDw3vWFkCuzCimzWC/tqf3Fp0TPbbTx/arXzahYwf",
+	"pA8r7K9q6aiy4p5LlrjGtuRbTzBeeN0GAmQVwmLjGQquyCLSK8Lh1Ddzio/QYwVl6t0B2QBXVAsqFnY1",
+	"aB4fBjB+ETDb14PgN6duF3YmhpXmhT6IJVhbXXCpbJet6vY+xE6n7dcy+KvVlK7k317xfO85S1CYD1i8",
+	"JcXsQyau81TEWwnbfitmPgAHYFr2F5YJg74P+833ucPKYG2/UdBbEEvUyINt9t//8/80cSWhxiUfjU0E",
+	"hYIQNXPPgWjxzKNb4wFz4CFrAc4Pgoe+KjiXFPGUDArqsfiPKsYRFYov9XlBWaOQrhrwAJCB4AvYGSR0",
+	"+Rv7WonDeLtU2RxLgIaqjCXNmMqGfjZmCoy9VHKZpNcfaJQPBQ7Tg4LtZJdPc9xQYIAraXJZYY0mlkfm",
+	"8rfcjKHdLbL2fzoOOmMa/RnMqBFiClBZHzf0Er0alChidrbLr2Tf2L4StfPBeLxQUlBvilTwwhCcX0A/",
+	"qk0LzSfCLwXMAorccVkRSNeB0wcPwZwmhdm9l+C+DQTUqfwylvaW5Z1qlJnCHj2RDgnph50sHwF0mcOS",
+	"BxrKZYD05R0ZS78lfRWqC7JXWuhWpPCFTdnchHW7YyybOQdYPyfxrquxB2mDBlUD1JQu7dtcw5YWGYk3",
+	"dEm6BfEFqbAyFwDA2d58owzqigEjDWLKOU4NVyeW9t2CCYKcux5IePb39bP9SQ/P/Q9Y9aA/81IIWVtG",
+	"/pH2iOWpcYV+A9BYz//Mti+UYhO7LbgxYjI1enmWdie+dcI72Mb1PBOmnO9Aj2urcQnae029TBDLr7Q3",
+	"8yGBOWEdqOisk3x76Rw5DE8DUpbA2qxKAcIZqDivQH1vR62/ekl9AiZ9n24LZWhbs16CbdC+/Xzjdq9P",
+	"p+k59nlTMRBhjMgaDP4ePRmgQMgz6qo0C6+5p8gutfAsCYNVDGEUEU8YJ6LOHHQYiY+w2C0kwNCKRnrj",
+	"vmvtzKDdT2C8rqiFwP5iip0unpkJ2V94cB7caEZ5UzCWYEa1mHK1ZbXCVuwPWMB6QEfYMC8Klks8YGuz",
+	"eTti20euZycTnuTghxZuA2fRq9JDFYQDLRgG8NMHupAMA/pIC4AH/pgtVG3qDbZZD5L31yKWCyt74FAV",
+	"agOvpg6zN/cjaNTxZ3/E7AFvls73GD71CrIfJaMGCITrH7ZjHXiQztws45LHssVq7C1vgaYBqA2fa5Qf",
+	"suQulRn7l3IA8mANwUmz2hZreV7wBPsS/U6LxQnBnS2XE/u4U27Ga5TSexO+0cbcuZW509ye0aKDQn2V",
+	"XR32IG3eYtnYK2ttryyrCShOMqU9DcIwSf9+R6uqupvdj4qZ1UwQyRKZjurjnIALXfWVi3TkIXBHSyEY",
+	"q6TmQ0gmwipiceBC6Zf1SOEw8aKnKtOhE+3snybdRirCTu3Lxke7MPRAFUDFYl3sDpugLfh4jz0DiF6L",
+	"PRbNtfmNMMJZyKTiQp12XkOBEW8k5I6w1dgHkhw2P8UNOGTIteEyg9rJGZptBNivXSdyTXUWmCAFlwz6",
+	"+lnKp6ay9hEYyTl21014Juj+WAZQo972sxN1SnbKS3tXfm2NF8cSUgOSusvaKFc6Oqrs8fOrXc7PLtB5",
+	"7JQFzm6Dk7uOVepOTmpBCNn+nAzkJQpAZLdrLX31vn1Awgtr8V+J+QqXONcA3QoXPeLWpWe8yZ1JuZCd",
+	"CTrQvjoYTY/rMK0X8j5FB24Y9LN3L8XqxBY2AkDELJH8Oh9ZQ3OQlgKqNnmhByOHz440BD7ykmVAOthz",
+	"vuGVmFMfUm60hz/u11atzuWoEDsV1BfZt5YjAa1erOexG1qdJXgHtwceLtT7uJv1WJRiouS80/an37c1",
+	"U/gRBhvT+kaG1zpb5UjJcLXvYQAtCMwQ4k3dEvPXEAKOay1KVLtg2SI+HEU2nN8b+RA2tyYLMaiWGAji",
+	"2bXVu32kFKmh4468TOWaTZUOzcDGU6C4WIDlLdWCi6HKVoy2oSoKNdOHjPvcLBjpQkjXNGMNT+iH8D04",
+	"kGqXUlUybccv8CGNU/9J1jIfQ9M7cp9ug5e5cfLvpIlCt/5BFZBDMLvp0D4LqkzUzQc4gqclrJfgs6GZ",
+	"imF/jCs/yWUsL7kWP+xXZdH3R3aeucJrf2K7ugUINLsDPYIosmYNDCbgWZQjHTu8Qm/quLzFDWf9GaxH",
+	"uf5ERfc98jfS+cB2As8gmXF36bzBpvYSejcrYSHL3IS89JJFFWRYlh9Y1bGkKn/69wfgvU361kiotLUv",
+	"Alhre3pbBVWPuqoqF1/j0cTt0Q7vcKp3yjU8e+iZtLb9Z5u6/Ueg/Qz8zBCslbBBH0rEP9VH52uMiWL3",
+	"9rKM3x1M0LvRSmL1+mKD30Rdi4cyn9sbfMO3W908HFTM77eVzP/9qfpiJgGkxiby+BBNMXZFH+6wHCuj",
+	"uk/Gfz09+ckeVKdvf2LV1B6CL9ivP7Le/rMXbPu0VACaAGP4SgnOwpsAZGCw3cdiYPgXy3UsS6HtJ7Yj",
+	"csMmShv24tlzNv1I5+qOgILTzBmwdiNPIVjFJsJw4OLtFQRRy4RJB63BqGpaKJ6dwks+6iE5qQqTT3lp",
+	"doeqnOzY+TUFaFramZkcxc8v+80d8KHY/41urBs51CU0Vq+JVwzAStMM0J/t/jpkCUwYKkWwSneGm2Bb",
+	"s/dnb765Y/fZLR5xyud2U14o9YaXI+z/f/biNu9DFboi+1VkOb+wO+Brtfzfg2AijXugRLAj/0q4EiLK",
+	"skxJgO+t6XY/2ZN1JUBdh7JoOZ3h/1adylNu7ApsHWz9/3872vn/+M5/7u38+cPO3z89+yH6Yf/3OB70",
+	"/jEd/Y+pHPW/2/qcMxtEafcfUzG6K65GRPdO5ehBIDlQz385PI4HyOA1dt49N1cphqIsedHdPNrIHqmZ",
+	"ZP4WgJuw7iH+xfUsBkg4/6x4YR3UrCb2yEvMoMXSYZXmuiaLx9OWxisJkz/LrVpOLpWsdOIaUxzVgJ8O",
+	"g9/7MfAlONTxSeT+yz03IKZ3E1BDe5QjisfC4IRtE8ved8/29gZ7e+xyzjIx5FVhDpmeYMkqDaR9WNsw",
+	"SZSbgpeSSVXapQFDBEo77UQjBBDHnldfg9sgJp6NVTBdXCoTrM+hLxbl6dWotFssYpWueFFQZQLRaKVK",
+	"ZgO/ghDfRz7/XNegwW6lESHEI2E5vjVWSZMXAAlgv3naaOBFgnTtuBqwllJjby0UT9ut6qo0par3EKK4",
+	"43/DYSsmUzNHmNkJmufw53jrbXBXvNVRG3Hmt/N6whvX8+uE3yRJ8+/6RV2QJ6XwbcNU9tKNbEJFLq8i",
+	"FCCytwPNo++vC62PvSoizjMN1dx0aRKxUhkgM8mp7jdoPYMrkUchITUJf8YGO0NyF0vXzoZDQXUY8/hg",
+	"s7Eq6kKsIZ/kxZz1SmH1CTZS5kr2BywkpSupRyumOm/3YCzjOqgTP+D6uBJsrNZuRQQKaRbWOkR+YZf2",
+	"jEZv9+sdS8MmCna7CkFiLnMHT7CRmuQ2QlPTwz1yVC7w3S2Cx447iNXgBu4QilxiG4iSeitbqKEiFvH2",
+	"fPcWJqQIE4fxZgIcKLgD64RUEsBwpWoiGj2+dl10LJN/KcXwL4SjwZkec2i1yOXVYX3tLJe60efR1a4d",
+	"rSbnjjqauU/HSgr2tgL4RhjDdVj4wIczfv7U7BXxV2qWKcjdA8QHDAK9AUieSdoLmjTdBxTZ9qBB2JT4",
+	"pyWAhtjouegByJIcQSXBkBda9Bf6MELUIBwVLoChfRrxtMyveTpnCCLKjKKgLePSFwpts14Ci3vA4pD7",
+	"KN5K+oQzuUgHRe3gcC23tmWIGaqoEccKQZNphbIpUEb3gRO/d9Kvy0yvRakhqQoWbbxF8Yd4i9n/132m",
+	"hjg2lqL2kt0iT4XUIqkzp1N6ZYL37CW79JedKSGpMi3Ka2uoEZboRAEAYSybhFVLWDXvX0PuFdDp2lGj",
+	"2BJoVPvhQSJ9AyDLWUOqliWmE/xEDLsgWL5//jmwIV8oxXRG6/JEeaWuQNiZF2BPevto1SJ/vF6NY6eP",
+	"6jL1mln4XudmLoExcInqa1EY6bpviIlpZRKHXneTx3k4N+1NPjTMAVXpz6oFp3bOJXicUmhhnNGx+wn+",
+	"CRb97ytAEc8JMYeiBbXVws7s/Yx+H1ZFxKa+PTWX222Z0eD5t4qk1lO8dZbz+Z/W+lQKVmAd0Qq1MJ9/",
+	"4Gx4tm/uJhSGXLoaJMMZrBi38A1XsPcRlL0H4QpiTkFv6z4NhjA5sUNn5O4nU+uAVqfwwk/OemK6nqIU",
+	"sx0CneKFKA2ZrgN2sjRfCBQDcBA1doGHCFFivL/hGrrF2akXoR2d1L6ICzXdRqGYp9IlT9ALCYvjjuaN",
+	"bN4om/EWAC/MuJbbhk1EvHXACpVeQcBwNlaQSXgI7Aw3gZ1CjVZlHB1txxs1esJ4e27ERN8MwuuneiJN",
+	"CZ+VJIeXJe8spi3U6Kvq9XLvabVYAGjdjKs3ARHvGTXXQmbQLnU7oJVzJNOFI4baRMpW0BWIVjSRVxbg",
+	"lSLILwGwLcCkdcKsrEZZOaRIirjOVaUduIaaajZT5VUuR4MHB0RpBOpjSfAo7RiDAMLmKH6lkgjloIU0",
+	"kWtIxvLcEnmcYT1gfUUZSw9weFmV0tifEHLEvosOAGD6B2HkSyP1jJADwFtxkbcZzw17S/lEHUtKd5Ih",
+	"iqXQ7rsSploI5kd7EVhPMZ1T1/hDFxAiyrWeo8Ee+yZwTM7DN3p6CrHzmpRkU0q8Pif+CTXBglQFEKkd",
+	"OvNeR77M/hrkO0BmugNJ7Zevc2bwhs2PAJqUysDEj8j6m8aZhy6fa+zopQTbvU0RcOVWIwmcu4u+jNmJ",
+	"OfNbWJtHAHvu3FEdYW1xKVJkELdn/FeKPbBU1MGbr/pAX323FNfqSuwALpBeFQS3l72zVwV74avUXCcy",
+	"21QyrFA2MmsGeZj4SLnjHPBdH2rnuaxL3cPT3HJCZp3VMy1BoPzWPTM/7K9Nx8wT7MUvXXpr95N1wMiR",
+	"8TyhD6PGjJjuVNPOOtw3WFmWFjkg5usrsgBLrYA/jgpFgxpU5InikvnNiN4kgq3lhvWMyvjcOs6Ql/zN",
+	"Q1kR0T+XSHuwrVlidemxB6lKIpYAqNUrIex/Y+3CKwGMEzKLZaKFeSXEiQMMIkpXCMqqcsILBlj2WP06",
+	"Ea5Up6OhDQtBDmOJ3jCWhSAAJtYgNdri4KKykhoCY7lkl8LMhJAdNaPnRkzfTx8TWAifcG646aRdp020",
+	"rRuv8lUd9ctYvrVwNIq8mVSzzxKWqCOm9Csvr3T7c3n4XAwUOZmxO8cjCQDdkKfFRXLYRVQTPp2STEEo",
+	"KKlBiSBPAmVBQ2unHbD9vb0Ii7jo2v5hkPXH2mzq0HRDunGSCNnbRWYn70JB8CcrtAN2FIRwQjoOaMFG",
+	"yg+fssEpcMOoYt0B5jKqPhjxXFLVe40G6p4JfFCa9faf/7k/iOU7Jzi6ViOLoocahS0rlL6TWivhMD07",
+	"fcDWXdG9iqG5WuXp4PtF8LGxhC+iYuCp4KhIPFYkFm815kh4Ea4xnnbKAWmSS8FL6Jq/EjJqlA/CsJhm",
+	"mnHNcq0rBIEfxHJp8/ge4gmfM7vGgmeIA5zQL8lBWONmlF1K302vhrFMQpAKVCHJzQBArbA/rTE1p/bW",
+	"kzQPZvdEGWg6EVpU9bHXJU3tsQmdPX1ogb4Ny60Om6sKW39Um9YCWgcz5jIU8Iex31yL//3B8ED9Yqex",
+	"aUPw85B3sWwC3R2GigUYdIxCq8pqEK5rFTRg+8+f16h7buibEHPOH1B1bLBy/hhYOXQEQ4KJBPRzsa06",
+	"5A+Lym6ogAxKz75+futzfJn1q9M691xNG7DfJ4x/0WdgHAu3XZ3moe8uy0sfvbBOgpKpuHcRJ4YCdoZC",
+	"1HGxadWGE8+STGRVaogWH+IJZQQH1Om78wtGA8Lf7XgwXAKeWsKzLAk8LuukPGfbr4TQUAMWy5q7tros",
+	"cj0WiGBsN29WFYDs0Qq74eIYX792eO/fZf0UxAYI/Kl1wzF29XGQCiVJRwQA+neu6nbxwBZt8BIb5An9",
+	"e7VacLCTCB+7GpDf/gjMAuiRA5A5da4QJcSlYNjVfhBLjsQUzuRFf0B8tKNjtI0dsUmuDcB4aDatDBH6",
+	"zBxdhQt/xrKXnL73Gso+oeUVk1YVYy+md/z2OzA2cv7kObAsN7VwE51GUHlFQuHP0YfD9UfRB0u7u3vj",
+	"FTa6FmJoIFrPS8EqiS3H1HlJSPC1QNOvbCxKMfBATRM+B0ASdiliGW/FW6yHSHeoQuxF6DEDQ0deCE/P",
+	"SGuTVmUppHGXQhPk2RuWBFBcSSxxBUUGvLNYMCcKDTw7SEgTIv9EmEJBCHt72czOue86Womx1/ejwj3x",
+	"FoAFQAk+QAthTTu8mhmXqhqNm3PqtmM+y8v5otaJneGasXgtQoFtYnsPqI3wq7eUJFuJQVije4YBqumo",
+	"5FmtdlpDcEmpimXiYfpHwKves75I4OgkLFNC90POaTsS2E+x9IPhzb7ZEgacBDaHvWfQ6GnXohCp1dP2",
+	"p21MRllFHEtSezUIQ14iCpN9rvV6+gP2U8kllN8mcFNCGV6H/INDHTRb6pEQ20VgSjVVmheoIJNScK0k",
+	"+Vcoj+1Kpl7qtdUyforr5wQd0yn30JyAp/Q1jwmytuXRb5sbpIE61ctUWveADCZZxOKtc2E/HlJpDllW",
+	"mVzoeKtRNR7LTKS53f5zYQ6DXQV149qV3OOz/lmJSmjClHJHJ+xTxqfTUl1Ddbo9bv8hUgPVCkh5jpEB",
+	"NzSGGHbplgQK/XfxnuQrYFf+Y3iYzvYEjXVX+xIV35kqFo1LawD9Mk9fqrQC7qpubf+rgzgFMjbNkmGp",
+	"pElQ113y9CqJmODp2AO6PtuL9v/0Ivp/f9hjl3Orv3v7z75n26/ywh5b/+nJdWNZAOrNmEv2bO/XHwfb",
+	"/QiKg+ZTAWCyETt9+1PEfnr9KmK/icvTiP3462nEfj55fQw4sy9fMSczVJtgT8BtHUtSBBFVyFzOazw1",
+	"VdqbCkDGgCchqK0j9QVoQARDHLB31mrEmfzr6U9RLGE+9sXts62xza2XLTKPdIsgebq6BEwW5cjQgb22",
+	"544rXH38Iywm8srYtWSZ+yCDbXtQDhGLBmUS+izFR56aYk49pPbPIqvvgklB/wkUJ+DAQEEBZZ2APjFn",
+	"6lqUA2Y/CN0AmCuYLBMyLedTO6g2quQj4RZxLIqM8LTswBMxUeX8ECaHxNdwOA+hxdPeKrTTbvaw/rP1",
+	"mQqByENucVCzDZU97a9zMQOdBQCEyGshQJzAz0IVlXWD/TY28zph/trPeiuEzWgLNsNtgTyfFAn4l3l6",
+	"br+j6Tgh/Y9Ug2K3PYCqzRjR7W4wgP+oGMDnQma1cNeqq9YDwfF2NU/v6MJAdc/c2qyN1ncXQGnqjvri",
+	"TX95KznKpsH81u1msGLzgETax666MCA+v4NnuQWtmefrNudOlbZGHOUpBkMhPiC/bnLAEj6xf0xcifZQ",
+	"QLiwHAFUG3rAdBCzmrk3lkn9j9dZgkUzYM1Q8Y3LjVzzvLCfztGnOiZ/7yd753nA3lqjI5Z1rRGA7NJk",
+	"CGrOukrEDkzOfIt54BIrX39K8jd6k01CcuMuLpWP273BeqUYVjLrt0kvtV54h7KWWf1A2crlPp7l2HCA",
+	"eI0Y2BEIMt6SHYCfhhXKvGBA95FrJkoO2RXwTNSOHpcCuMP6EdLY+ioMIbM6S4GpzXFunZF52O9QZbkZ",
+	"sONCAWoml3M/q2bkL5ZtoT92p8jfYVgdjq+sY+nTrz7IE/o4YTE9OFXY3z9WRebeCmxpEyxhGUsci4pr",
+	"U3y7A3C9elDsnsAAH2AAh6TJPfBXkSMGQW4iJgajAcIyeOTP5TkcsO+ePQdQd6/XI/Ys2Fa+v7r33Qt7",
+	"XT9iz6l5MZYhbXbvux8AHb4/YKfcuuqQy6JOHHqRcBkH2y1qHnfQvSrTHklt243mUIyeHqsAZrOJmj52",
+	"1HRzpj1ACNRu1RDu8+7hz0D06KiyX/RlyWfu+60upzmHjTPleeaMY/bf//u/7NGaMCV30jHPZUAJSfx3",
+	"c6u/TMmlxpmwMddjezjjmQAAxBGdAldSzahVhh5AxjfXWhiK5VEQr+RGYJzR6mGEmjGmcM0rQ4HF7N5E",
+	"higaKFpVetZpjMYh6E6grGcBGDXJFCHt5A5o35n+4KdT5BG1dGT/5gJ8XgQV3ZsbfQh1Q9gjFDzU9QU1",
+	"GFLc11Yl2Cwm91X8EwTncRDiA3Z06SoUzLgUGlalRwQjsfzu2V60hydLCM8DX3MuzC3OddazSiQ417Ez",
+	"CvuF4Mg3H3/melzjcwMBR8inH+QQ7c7ArsoFEtFYwgZxVsHcqaMOUGj6te4Pu/OJV9+6Vg7O0eKLrZ+n",
+	"c+SMtM0Bukk7fpM8k4vnGPiMgc7u4QoiccDygRy4lZ3HMkZ5/w1208KpjK2v3eGrn8EB8YGq3vvzl/06",
+	"oObPkaVQE5099TstHudAgJ7M7ADmCON2wPWUSGFmqryipn4HYlo/jRJ/1tluwqf60vlYurp51tNCsOSf",
+	"lWq29x42iBOcz16ygDkKJZBkBp5p3VOML9YcnJjEnPBcSmF8/JEsCnoT6pDW1YTlMi2qDKJnvuU6lgur",
+	"EC26ipJPnEdGQ7pawGmpLgsx6WNn3LZdGM8BFmyhXLPvntlzeRvaibFM2a3Rtnb34Ipvv5a6Gg7zFNqY",
+	"6XMesO/+HbSX/9DbjHtjYOnrD5jTnQ6cajFE6wAbSL3H0icoYLGALLg/iGUscaSwk9p64v+oqBHcN0TX",
+	"fYHNHm/sJOw7zQp4fi9i6Tj5F5k72hAdIuccexoUiDjwbMBeqZI932djVVkJHRpRxrIG3IXvNFM7Q55a",
+	"kzDgpll4ZP2xPqRKFZmaSbcPEtiPVlEnYAYT/YUVgIa9CTiLYzWThywfNr4wpAFxl2t3jETWKsUhP1CF",
+	"alLHzV1xKRLLwakUTPHfrDiRfAZyNBZFa754sbt+Xauvjhfm+UTGULBQHfWelNENDolN1eca5FmPNCRg",
+	"3FepD6blwxHwE1Dr3/EoX8zB+oN8JMxOPYD3slvBedDL5oVWbCRMU40gEVBN2pOXLfOXahbLXuJ/oIL6",
+	"pB/ZV0MLtwO/5gt6UV+GJPFmeV2S06+CufWdFA0z1Honaibt0aFKNI+gslhJgT0F+3v7/YfazZRFWAXn",
+	"Xa/7z3TxepJo1vN8k7vTZNUeuUdP/4PgH3qbPphSJwT3vT4y5Ss61dQpH2Gp4ZWYM45mj2PBBdfYWh29",
+	"ZCQMnYjU1aaT/gFLAJAiiViSVqVWZeL1cSyn1qpGk25bW4/joznGi1yUSRleJOCSg3EjGS+KDoVGz/4t",
+	"WInP34g3KzXw4nC2t778jV2KL7XL4Ylt29wqFFh5co/gE6655XL/PHGQ9XXbaej0Z6tvHzFVZF7WInCi",
+	"R0B7yJnJJ+LhfH9wi1fzlJBnGB4ELtIa9qdb6fTu9yH5LRQziEJ3JXDNnUOCUWs7KnA7144+m6mqgLit",
+	"yK+FG3XRVzahY84pBlYU1j2HwLNRGDDQfCIcLhnXLFkMgfgiHJw2DexdePgl8F1viH70VuGaxdJ660rW",
+	"YZXtjrVuddzddUvOeiyb3jq7nbPeH7Ajdvru/IIwD+kj4ELXa4tVyXw6FbwEj5BDw2EPOOGU/YNUjlm1",
+	"UCNrJBBTqasJ6FMYJUxZw9bWgBXnccL9FnHpEDUVUkf+68lmoZf94mNBzJa41JD2Z0OVVoQ7BFtdN7I+",
+	"ksVbx0qaXFYi3hqwtzd7sgtxpHV1ZH9reupP7sfCLLoMH1jTjf/6kKVJgDraSPsNQWhw46dKG5KKGWFg",
+	"BhKVcuk0LpSmuKoQj4f0UMYf5h9WZ4MvQsc01z6lSs0YXCsZZHmtCMM5U8d0MfdqX9VqXE71SBTTbSHU",
+	"s1P69tJ8ZwvvtY5MeZje3tQ0Pm0u6h/Y1lsL9mF4ZC7VGbfYPQ+erGoWgH/aQsTTo8qMtw7+9ncrZMia",
+	"5P/yd3tDee1EtiqLrYOtXT7NQb5oJoua5rXEFiAA4b2EchIgSYKBBnVDwkQYDpK9EFDLR3KnmkbMExhR",
+	"e3gUIFbZFXHFfS5vXI+M9efLQ7+3BtSESz4SEwjJQ0Xl4iIHA2GFzvJArxsJFs16v/zHcZ/tUHdc5FrC",
+	"7JiZSHON8IJ+2Kt52jYoaGdoL6rx4OFvLRc795ztMG5fqeIFwxJTLN4ZitLVX1rniM6cYOQpn2O/2fLY",
+	"oZ+1UyceaaO6Q2Rbk1kbPofOg4hRe+QCCFfw/HD7Lk8BOMGFlYKMGz5okH7jD61rci0KNbWvtQOgGWNR",
+	"TEWpDxm/hGxkb39vH5JX01JlVYo4237orL69ZfBT6FpgE15eCcOmZZ4KzXoZz4s5O3l/9v78JfNzg2In",
+	"3FI/Xhy/P395YW2BrBDWIyVWduI5T3k6DpcFx295vj2/8YiFpde5AUvCHiVsh706+reIGcEnERurGZjx",
+	"qrzSkf0sJk/BN7BWv5KGp4ZlwvC8CLekO5XaH+zus4JdlwfBF6fmLheBqEUH/94m4CrNrbtSKjVkO8zY",
+	"TT9RMofYGJbKmvzaSpfJ0ytRRriHUgQ4xmWlypHCfrLma0wmlUQlvoQ6V2W5YTothSAMVpR3tuM2L+wI",
+	"WDRVioyI9CLKVKorjYGDKUWYgsdCWfbW73///f8GAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -135,6 +135,8 @@ type Service struct {
 	credentials *principal.Credentials
 
 	authParts
+	// views remembers the pages recorded per view-as-user session.
+	views viewedPaths
 }
 
 // New wires the service. It fails on configuration that cannot work (a short secret key, an
@@ -410,7 +412,11 @@ func (u *unit) syncPrincipal(ctx context.Context, user *identity.User) error {
 }
 
 func metaFor(a Actor) eventstore.Metadata {
-	return eventstore.Metadata{ActorID: a.UserID, ActorRole: string(a.Role), ClientIP: a.Client.IP}
+	m := eventstore.Metadata{ActorID: a.UserID, ActorRole: string(a.Role), ClientIP: a.Client.IP}
+	if a.Impersonator != nil {
+		m.ImpersonatorID = a.Impersonator.UserID
+	}
+	return m
 }
 
 // view is the API's picture of a user. Money fields are placeholders until the money read

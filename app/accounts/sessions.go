@@ -43,7 +43,23 @@ func (s *Service) Authenticate(ctx context.Context, accessToken string) (Princip
 	if err != nil {
 		return Principal{}, err
 	}
-	return Principal{UserID: claims.UserID.String(), Role: p.Role, SessionID: claims.SessionID.String()}, nil
+	out := Principal{UserID: claims.UserID.String(), Role: p.Role, SessionID: claims.SessionID.String()}
+	if act := claims.Impersonator; act != nil {
+		// A view-as-user session lives only while the admin's own session does and they are
+		// still an admin: signing out or losing the role ends it too.
+		admin, err := s.guard.Check(ctx, act.UserID, act.SessionID)
+		if err != nil {
+			if _, _, classified := domainerr.KindOf(err); classified {
+				return Principal{}, ErrSessionEnded
+			}
+			return Principal{}, err
+		}
+		if admin.Role != identity.RoleAdmin {
+			return Principal{}, ErrSessionEnded
+		}
+		out.Impersonator = &Impersonator{UserID: act.UserID.String(), Role: admin.Role, SessionID: act.SessionID.String(), Until: claims.ExpiresAt}
+	}
+	return out, nil
 }
 
 // WatchSessions lets Authenticate answer from memory until ctx ends: it listens for changes to
@@ -128,6 +144,19 @@ func (s *Service) Logout(ctx context.Context, accessToken string) error {
 			return nil
 		}
 		return err
+	}
+	if act := claims.Impersonator; act != nil {
+		// Signing out of a view-as-user session signs the admin out: the browser forgets both.
+		a := Actor{UserID: claims.UserID.String(), SessionID: claims.SessionID.String(),
+			Impersonator: &Impersonator{UserID: act.UserID.String(), Role: identity.Role(act.Role), SessionID: act.SessionID.String()}}
+		if _, err := s.endImpersonation(ctx, a, impersonationLoggedOut); err != nil {
+			return err
+		}
+		if err := s.sessions.RevokeOwn(ctx, act.UserID, act.SessionID, reasonLogout); err != nil && !errors.Is(err, session.ErrNotFound) {
+			return err
+		}
+		s.settleSessions(ctx)
+		return nil
 	}
 	if err := s.sessions.RevokeOwn(ctx, claims.UserID, claims.SessionID, reasonLogout); err != nil {
 		return err

@@ -273,8 +273,12 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 		if e.ActorID != "" {
 			desc = s.withStaffName(ctx, desc, e.ActorID, names)
 		}
-		out = append(out, LogEntry{ID: fmt.Sprintf("e%d", e.Position), At: e.At, Kind: e.Kind,
-			Description: desc, IP: e.IP, UserAgent: e.UserAgent})
+		entry := LogEntry{ID: fmt.Sprintf("e%d", e.Position), At: e.At, Kind: e.Kind,
+			Description: desc, IP: e.IP, UserAgent: e.UserAgent}
+		if e.Kind == securitylog.KindStaffViewed {
+			entry.StaffRole = e.Detail
+		}
+		out = append(out, entry)
 	}
 	signIns, err := s.recentSignIns(ctx, a.UserID)
 	if err != nil {
@@ -309,7 +313,7 @@ func (s *Service) recentSignIns(ctx context.Context, userID string) ([]LogEntry,
 		return nil, ErrNotSignedIn
 	}
 	rows, err := s.pool.Query(ctx, `SELECT id, created_at, ip, user_agent FROM sessions
-		WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50`, id)
+		WHERE user_id = $1 AND impersonator_id IS NULL ORDER BY created_at DESC LIMIT 50`, id)
 	if err != nil {
 		return nil, fmt.Errorf("accounts: sign-ins: %w", err)
 	}
@@ -369,6 +373,11 @@ func describe(kind, detail, userAgent string) string {
 		return "Identity documents approved"
 	case securitylog.KindKYCRejected:
 		return "Identity documents rejected"
+	case securitylog.KindStaffViewed:
+		if detail == "" {
+			return "A staff member viewed your account"
+		}
+		return "A staff member (" + detail + ") viewed your account"
 	case securitylog.KindKYCDocumentViewed:
 		return "Identity document (" + detail + ") viewed by staff"
 	}

@@ -13,6 +13,8 @@ type Principal struct {
 	UserID    string
 	Role      identity.Role
 	SessionID string
+	// Impersonator is the admin holding a view-as-user session, nil for the user's own.
+	Impersonator *Impersonator
 }
 
 // Actor is the signed-in user issuing a command, with what the audit trail records about the
@@ -22,6 +24,8 @@ type Actor struct {
 	Role      identity.Role
 	SessionID string
 	Client    Client
+	// Impersonator is the admin holding a view-as-user session, nil for the user's own.
+	Impersonator *Impersonator
 }
 
 // Client describes the browser or program a request came from.
@@ -94,6 +98,8 @@ type LogEntry struct {
 	Description string
 	IP          string
 	UserAgent   string
+	// StaffRole is the role of the staff member a staff_viewed entry is about.
+	StaffRole string
 }
 
 // RegisterInput is what a person signing up sends.

@@ -156,7 +156,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 	pinned := map[string]projections.Definition{
 		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
 		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
-		"securitylog": {Version: 3, SchemaHash: "2c4efe1b3c0a8eba"},
+		"securitylog": {Version: 4, SchemaHash: "2c4efe1b3c0a8eba"},
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
 		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},

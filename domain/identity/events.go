@@ -145,6 +145,7 @@ func Events() []aggregate.Event {
 		PasswordChanged{}, SignedInNewDevice{}, TwoFactorEnabled{}, TwoFactorDisabled{},
 		StaffAccessed{}, Closed{}, TermsAccepted{}, LanguageChanged{},
 		PasskeyAdded{}, PasskeyUsed{}, PasskeyRemoved{},
+		ImpersonationStarted{}, ImpersonationEnded{}, ImpersonatedViewed{},
 	}
 }
 

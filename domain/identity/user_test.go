@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/aggregate/aggregatetest"
@@ -503,6 +504,7 @@ func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 		"user.two_factor_enabled", "user.two_factor_disabled", "user.staff_accessed", "user.closed",
 		"user.terms_accepted", "user.language_changed",
 		"user.passkey_added", "user.passkey_used", "user.passkey_removed",
+		"user.impersonation_started", "user.impersonation_ended", "user.impersonated_viewed",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("registered %d types, want %d: %v", len(got), len(want), got)
@@ -516,3 +518,31 @@ func TestRegisterEventsRegistersEveryTypeOnceAtVersionOne(t *testing.T) {
 
 func enable2FA(u *identity.User) error  { return u.EnableTwoFactor(t0) }
 func disable2FA(u *identity.User) error { return u.DisableTwoFactor(t0) }
+
+func TestImpersonation(t *testing.T) {
+	t.Parallel()
+	until := time.Date(2030, 1, 1, 0, 15, 0, 0, time.UTC)
+	start := func(role identity.Role) func(u *identity.User) error {
+		return func(u *identity.User) error { return u.StartImpersonation(adminID, role, "view-1", until) }
+	}
+	t.Run("an admin views a user", func(t *testing.T) {
+		t.Parallel()
+		users.Given(registered).When(start(identity.RoleAdmin)).
+			Then(t, identity.ImpersonationStarted{StaffID: adminID, StaffRole: identity.RoleAdmin, SessionID: "view-1", ExpiresAt: until})
+	})
+	t.Run("an author does not", func(t *testing.T) {
+		t.Parallel()
+		users.Given(registered).When(start(identity.RoleAuthor)).ThenError(t, identity.ErrImpersonateStaff)
+	})
+	t.Run("nobody views as an admin, themselves included", func(t *testing.T) {
+		t.Parallel()
+		users.Given(registeredAdmin).When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateSelf)
+		users.Given(registered, identity.RoleChanged{From: identity.RoleSubscriber, To: identity.RoleAdmin}).
+			When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateAdmin)
+	})
+	t.Run("nor as a closed or suspended account", func(t *testing.T) {
+		t.Parallel()
+		users.Given(registered, identity.Closed{}).When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateClosed)
+		users.Given(registered, identity.Suspended{Reason: "fraud"}).When(start(identity.RoleAdmin)).ThenError(t, identity.ErrImpersonateSuspended)
+	})
+}

@@ -47,6 +47,9 @@ const (
 	KindKYCDocumentViewed = "kyc_document_viewed" // detail: the side; actor: the staff member
 	KindPasskeyAdded      = "passkey_added"
 	KindPasskeyRemoved    = "passkey_removed"
+	// KindStaffViewed: an admin viewed the site as the user; detail: the staff member's role
+	// (never their name or id).
+	KindStaffViewed = "staff_viewed"
 )
 
 // Projection implements projections.Projection.
@@ -69,8 +72,9 @@ func New(codec *eventstore.Registry) *Projection {
 func (*Projection) Name() string { return Name }
 
 // Version implements projections.Projection's optional definition version: 2 added the KYC
-// entries and who acted (actor_id), 3 the passkeys added and removed.
-func (*Projection) Version() int { return 3 }
+// entries and who acted (actor_id), 3 the passkeys added and removed, 4 the visits of staff
+// viewing the site as the user.
+func (*Projection) Version() int { return 4 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -118,7 +122,8 @@ var handled = map[string]bool{
 	identity.TypeStaffAccessed: true, identity.TypeRoleChanged: true, identity.TypeSuspended: true,
 	identity.TypeReinstated: true, identity.TypeClosed: true,
 	identity.TypePasskeyAdded: true, identity.TypePasskeyRemoved: true,
-	kyc.TypeSubmitted: true, kyc.TypeApproved: true, kyc.TypeRejected: true, kyc.TypeDocumentViewed: true,
+	identity.TypeImpersonationStarted: true,
+	kyc.TypeSubmitted:                 true, kyc.TypeApproved: true, kyc.TypeRejected: true, kyc.TypeDocumentViewed: true,
 }
 
 // Apply inserts the batch's entries with one statement, then blanks the addresses of accounts the
@@ -196,6 +201,8 @@ func entry(e any) (row, bool) {
 		return row{Kind: KindPasskeyAdded}, true
 	case identity.PasskeyRemoved:
 		return row{Kind: KindPasskeyRemoved}, true
+	case identity.ImpersonationStarted:
+		return row{Kind: KindStaffViewed, Detail: string(e.StaffRole)}, true
 	case kyc.Submitted:
 		return row{Kind: KindKYCSubmitted, Detail: strconv.Itoa(e.Submission)}, true
 	case kyc.Approved:

@@ -56,6 +56,13 @@ func TestSecurityLog(t *testing.T) {
 	a.Do(t, ada, staff, func(u *identity.User) error { return u.ChangeRole(grace, identity.RoleAuthor) })
 	a.Do(t, ada, staff, func(u *identity.User) error { return u.Suspend(grace, "chargeback") })
 	a.Do(t, ada, staff, (*identity.User).Reinstate)
+	// An admin views the site as ada: one entry for the visit, with the role, none for the pages
+	// read or the end.
+	a.Do(t, ada, staff, func(u *identity.User) error {
+		return u.StartImpersonation(grace, identity.RoleAdmin, "view-1", time.Now().Add(15*time.Minute))
+	})
+	a.Do(t, ada, staff, func(u *identity.User) error { return u.RecordImpersonatedView(grace, "view-1", "/api/users/getUser") })
+	a.Do(t, ada, staff, func(u *identity.User) error { return u.EndImpersonation(grace, "view-1", "exit") })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.DisableTwoFactor(time.Time{}) })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.RecordPasswordChange(identity.ViaReset, time.Time{}) })
 	a.Do(t, ada, self, func(u *identity.User) error { return u.UpdateProfile(identity.Profile{Name: "Ada"}) })
@@ -93,6 +100,7 @@ func TestSecurityLog(t *testing.T) {
 		{securitylog.KindPasskeyAdded, "198.51.100.12", "", ""},
 		{securitylog.KindPasswordChanged, "198.51.100.12", "", "reset"},
 		{securitylog.KindTwoFactorDisabled, "198.51.100.12", "", ""},
+		{securitylog.KindStaffViewed, "", "", "admin"},
 		{securitylog.KindReinstated, "", "", ""},
 		{securitylog.KindSuspended, "", "", "chargeback"},
 		{securitylog.KindRoleChanged, "", "", "subscriber → author"},

@@ -372,10 +372,10 @@ func (s *Store) DeleteAll(ctx context.Context, userID uuid.UUID) error {
 }
 
 // List returns a user's sessions that are neither revoked nor past their absolute life, most
-// recently used first. Marking the caller's own is left to the caller, which knows its sid.
+// recently used first; view-as-user sessions held by staff are not the user's and are left out. Marking the caller's own is left to the caller, which knows its sid.
 func (s *Store) List(ctx context.Context, userID uuid.UUID) ([]Session, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+columns+` FROM sessions s
-		WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 ORDER BY s.last_seen_at DESC, s.id`, userID, s.clock.Now())
+		WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.impersonator_id IS NULL ORDER BY s.last_seen_at DESC, s.id`, userID, s.clock.Now())
 	if err != nil {
 		return nil, fmt.Errorf("session: list: %w", err)
 	}

@@ -48,11 +48,28 @@ type Claims struct {
 	IssuedAt  time.Time
 	ExpiresAt time.Time
 	KeyID     string
+	// Impersonator is the admin holding a view-as-user session, nil for the user's own.
+	Impersonator *Impersonator
+}
+
+// Impersonator is the admin behind a view-as-user token (the "act" claim, RFC 8693): who they
+// are and the session of their own they return to.
+type Impersonator struct {
+	UserID    uuid.UUID
+	Role      string
+	SessionID uuid.UUID
 }
 
 type jwtClaims struct {
 	jwt.RegisteredClaims
-	SID string `json:"sid"`
+	SID string    `json:"sid"`
+	Act *actClaim `json:"act,omitempty"`
+}
+
+type actClaim struct {
+	Sub  string `json:"sub"`
+	Role string `json:"role"`
+	SID  string `json:"sid"`
 }
 
 // Issuer signs tokens with the key derived from the current application secret and verifies
@@ -101,8 +118,25 @@ func (i *Issuer) KeyID() string { return i.kid }
 
 // Issue returns a signed token for a user's session and the claims it carries.
 func (i *Issuer) Issue(userID, sessionID uuid.UUID) (string, Claims, error) {
+	return i.issue(userID, sessionID, nil, time.Time{})
+}
+
+// IssueImpersonation returns a token for a view-as-user session held by act, which lives no
+// longer than the session (until).
+func (i *Issuer) IssueImpersonation(userID, sessionID uuid.UUID, act Impersonator, until time.Time) (string, Claims, error) {
+	return i.issue(userID, sessionID, &act, until)
+}
+
+func (i *Issuer) issue(userID, sessionID uuid.UUID, act *Impersonator, until time.Time) (string, Claims, error) {
 	now := i.clock.Now().Truncate(time.Second)
-	claims := Claims{UserID: userID, SessionID: sessionID, IssuedAt: now, ExpiresAt: now.Add(TTL), KeyID: i.kid}
+	claims := Claims{UserID: userID, SessionID: sessionID, IssuedAt: now, ExpiresAt: now.Add(TTL), KeyID: i.kid, Impersonator: act}
+	if !until.IsZero() && until.Before(claims.ExpiresAt) {
+		claims.ExpiresAt = until.Truncate(time.Second)
+	}
+	var actC *actClaim
+	if act != nil {
+		actC = &actClaim{Sub: act.UserID.String(), Role: act.Role, SID: act.SessionID.String()}
+	}
 	t := jwt.NewWithClaims(jwt.SigningMethodHS256, jwtClaims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   userID.String(),
@@ -111,6 +145,7 @@ func (i *Issuer) Issue(userID, sessionID uuid.UUID) (string, Claims, error) {
 			ExpiresAt: jwt.NewNumericDate(claims.ExpiresAt),
 		},
 		SID: sessionID.String(),
+		Act: actC,
 	})
 	t.Header["kid"] = i.kid
 	s, err := t.SignedString(i.key)
@@ -156,6 +191,17 @@ func (i *Issuer) Verify(token string) (Claims, error) {
 		return Claims{}, ErrInvalid.Wrap(errors.New("token: no iat"))
 	}
 	claims := Claims{UserID: userID, SessionID: sessionID, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(), KeyID: kid}
+	if c.Act != nil {
+		actor, err := uuid.Parse(c.Act.Sub)
+		if err != nil {
+			return Claims{}, ErrInvalid.Wrap(fmt.Errorf("token: act.sub: %w", err))
+		}
+		actorSession, err := uuid.Parse(c.Act.SID)
+		if err != nil {
+			return Claims{}, ErrInvalid.Wrap(fmt.Errorf("token: act.sid: %w", err))
+		}
+		claims.Impersonator = &Impersonator{UserID: actor, Role: c.Act.Role, SessionID: actorSession}
+	}
 	i.verified.put(token, claims, i.clock.Now())
 	return claims, nil
 }

@@ -260,3 +260,35 @@ func TestVerifiedTokensAreRemembered(t *testing.T) {
 		t.Errorf("a remembered token past its life: %v, want ErrExpired", err)
 	}
 }
+
+func TestImpersonationTokenCarriesTheAdminAndEndsWithTheView(t *testing.T) {
+	t.Parallel()
+	c := clock.NewManual(start)
+	i := newIssuer(t, c, secretA)
+	act := token.Impersonator{UserID: uuid.New(), Role: "admin", SessionID: uuid.New()}
+	user, view := uuid.New(), uuid.New()
+	s, claims, err := i.IssueImpersonation(user, view, act, start.Add(10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !claims.ExpiresAt.Equal(start.Add(10 * time.Minute)) {
+		t.Fatalf("expires %v, want the view's end", claims.ExpiresAt)
+	}
+	// Verified twice: once by its signature, once from memory.
+	for range 2 {
+		got, err := i.Verify(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.UserID != user || got.SessionID != view || got.Impersonator == nil || *got.Impersonator != act {
+			t.Fatalf("claims %+v", got)
+		}
+	}
+	own, _, err := i.Issue(act.UserID, act.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := i.Verify(own); err != nil || got.Impersonator != nil {
+		t.Fatalf("an own token: %+v, %v", got, err)
+	}
+}

@@ -71,6 +71,10 @@ const signedInData = [
 // What a KYC upload changes: the user's status (on getUser), their case, whether they may invest,
 // and the staff queue. The upload itself runs on XMLHttpRequest for its progress events
 // (features/kyc), which then invalidates these.
+// Viewing as a user, and back (features/profile/impersonation): everything cached belongs to the
+// other person. Dropped after the switch, once the page showing it has gone.
+export const switchedUserInvalidates = signedInData.filter((tag) => tag !== 'Me');
+
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
@@ -284,6 +288,8 @@ export const {
   useSendLoginCodeMutation,
   useLoginWithCodeMutation,
   useGoogleLinkMutation,
+  useImpersonateUserMutation,
+  useExitImpersonationMutation,
   useListSessionsQuery,
   useEndSessionMutation,
   useRevokeOtherSessionsMutation,

@@ -328,6 +328,21 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
       }),
     }),
+    impersonateUser: build.mutation<
+      ImpersonateUserApiResponse,
+      ImpersonateUserApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/impersonate/${queryArg.id}`,
+        method: "POST",
+      }),
+    }),
+    exitImpersonation: build.mutation<
+      ExitImpersonationApiResponse,
+      ExitImpersonationApiArg
+    >({
+      query: () => ({ url: `/users/exit-impersonation`, method: "POST" }),
+    }),
     deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
       query: (queryArg) => ({
         url: `/users/${queryArg.id}`,
@@ -1293,6 +1308,14 @@ export type ReinstateUserApiResponse = /** status 200 Reinstated. */ Message;
 export type ReinstateUserApiArg = {
   id: string;
 };
+export type ImpersonateUserApiResponse =
+  /** status 200 Viewing as the user. */ ImpersonationStarted;
+export type ImpersonateUserApiArg = {
+  id: string;
+};
+export type ExitImpersonationApiResponse =
+  /** status 200 Left. */ ImpersonationExited;
+export type ExitImpersonationApiArg = void;
 export type DeleteUserApiResponse =
   | /** status 200 Closed. */ Message
   | /** status 202 Needs a second staff member (docs/security.md, "Separation of duties"): nothing is
@@ -1935,7 +1958,10 @@ export type User = {
   hasFees: boolean;
   figures?: UserFigures;
   referralCode: string;
+  /** True in a view-as-user session an admin holds (docs/staff.md, "Viewing as a user"). */
   isImpersonated: boolean;
+  /** In a view-as-user session, when it ends by itself. */
+  impersonationEndsAt?: string;
   twoFactorEnabled: boolean;
   createdAt?: string;
   /** Access token (JWT, 15 minutes); present only in sign-in responses. API clients send it
@@ -2103,12 +2129,14 @@ export type SecurityLogEntry = {
   at: string;
   /** signed_in, registered, email_verified, password_changed, new_device_sign_in,
     two_factor_enabled, two_factor_disabled, passkey_added, passkey_removed, role_changed, suspended, reinstated,
-    staff_access (new kinds may appear; show `description`).
+    staff_access, staff_viewed (new kinds may appear; show `description`).
      */
   kind: string;
   description: string;
   ip?: string;
   userAgent?: string;
+  /** For `staff_viewed`, the role of the staff member who viewed the account (never their name). */
+  staffRole?: string;
 };
 export type UserPage = {
   users: User[];
@@ -2136,6 +2164,19 @@ export type UpgradeUserRequest = {
 };
 export type SuspendRequest = {
   reason?: string;
+};
+export type ImpersonationStarted = {
+  message: string;
+  /** The view-as-user access token (also set as `cv_access`). */
+  token: string;
+  expiresAt: string;
+  userId: string;
+  name: string;
+};
+export type ImpersonationExited = {
+  message: string;
+  /** True when the admin is back in their own session; false when it had ended. */
+  signedIn: boolean;
 };
 export type CloseAccountRequest = {
   /** Why the account closes; required. */
@@ -3242,6 +3283,8 @@ export const {
   useUpgradeUserMutation,
   useSuspendUserMutation,
   useReinstateUserMutation,
+  useImpersonateUserMutation,
+  useExitImpersonationMutation,
   useDeleteUserMutation,
   useUploadKycDocumentsMutation,
   useGetMyKycQuery,

@@ -3,6 +3,8 @@ import { Outlet, useLocation, useNavigation } from 'react-router';
 import { Toaster } from '../components/toast/Toaster';
 import { selectAuth } from '../features/auth/authSlice';
 import { StepUpHost } from '../features/auth/StepUpHost';
+import { ImpersonationBanner } from '../features/profile/impersonation/ImpersonationBanner';
+import { DropPreviousPerson } from '../features/profile/impersonation/switchUser';
 import { useAuthBootstrap } from '../features/auth/useAuthBootstrap';
 import { useTranslation } from '../i18n';
 import { useCurrentPage } from './currentPage';
@@ -47,6 +49,7 @@ export function Layout() {
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
+      {auth.isLoggedIn ? <ImpersonationBanner /> : null}
       <div className={app ? 'app-shell' : 'site-frame'}>
         {kind === 'site' ? (
           <header className="site-header">
@@ -87,6 +90,8 @@ export function Layout() {
       <div className="chat-slot" id="chat-slot" />
       <StepUpHost />
       <Toaster />
+      {/* Last, so that its effect runs after the old page's queries have unsubscribed. */}
+      {auth.isLoggedIn ? <DropPreviousPerson /> : null}
     </>
   );
 }

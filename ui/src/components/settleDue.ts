@@ -5,11 +5,13 @@ import { useAppDispatch } from '../app/hooks';
 // The dashboard asks the server to pay out the user's investments that reached their end date
 // (the maturity job does it for everyone within seconds; this makes it immediate for the one
 // looking). It is a POST, since it may move money, sent once each time the page opens. When
-// something was paid out, the figures and the list are read again.
-export function useSettleDueInvestments() {
+// something was paid out, the figures and the list are read again. Not sent when enabled is false
+// (a staff member viewing the site as the user, whose changes the server refuses).
+export function useSettleDueInvestments(enabled = true) {
   const dispatch = useAppDispatch();
   const [settle] = useSettleMaturedInvestmentsMutation();
   useEffect(() => {
+    if (!enabled) return;
     let current = true;
     settle()
       .unwrap()
@@ -21,5 +23,5 @@ export function useSettleDueInvestments() {
     return () => {
       current = false;
     };
-  }, [settle, dispatch]);
+  }, [settle, dispatch, enabled]);
 }

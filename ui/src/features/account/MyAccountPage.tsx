@@ -137,7 +137,8 @@ function Figure({ label, amount, lead }: { label: string; amount: string; lead?:
 // none of the prompts that lead an investor through the identity check and into a first plan.
 function Dashboard({ user }: { user: User }) {
   const { t } = useTranslation('dashboard');
-  useSettleDueInvestments();
+  // A staff member viewing as the user changes nothing, not even this.
+  useSettleDueInvestments(!user.isImpersonated);
   const staff = isStaff(user.role);
   const firstName = user.name.trim().split(/\s+/)[0] || user.name;
   return (

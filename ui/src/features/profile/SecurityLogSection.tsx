@@ -1,4 +1,5 @@
-import { useGetSecurityLogQuery } from '../../api/enhanced';
+import { useGetSecurityLogQuery, type Role } from '../../api/enhanced';
+import { useLabels } from '../../components/labels';
 import { formatDateTime } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
 import { useTranslation } from '../../i18n';
@@ -6,6 +7,8 @@ import { useDeviceName } from './deviceWords';
 
 export function SecurityLogSection() {
   const { t } = useTranslation('member');
+  const { t: tImpersonation } = useTranslation('impersonation');
+  const labels = useLabels();
   const deviceName = useDeviceName();
   const log = useGetSecurityLogQuery({});
   return (
@@ -23,7 +26,9 @@ export function SecurityLogSection() {
             {entries.map((entry) => (
               <li key={entry.id} className="list-item">
                 <div className="list-item__main">
-                  <p className="list-item__title">{entry.description}</p>
+                  <p className="list-item__title">
+                    {entry.kind === 'staff_viewed' ? tImpersonation('logViewed', { role: labels.role(entry.staffRole as Role) }) : entry.description}
+                  </p>
                   <p className="list-item__meta">
                     <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                     {entry.ip ? ` · ${t('security.ip', { ip: entry.ip })}` : ''}

@@ -7,6 +7,7 @@ import { isStaff, useCurrentUser } from '../auth/session';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
+import { ExitImpersonationTab } from './impersonation/ExitImpersonationTab';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 
@@ -29,12 +30,14 @@ export function UserProfilePage() {
 
 function Profile({ user }: { user: User }) {
   const { t } = useTranslation('member');
+  const { t: tImpersonation } = useTranslation('impersonation');
   const labels = useLabels();
   const [params, setParams] = useSearchParams();
   const tabs: TabDef[] = [
     { id: 'profile', label: t('profile.tabProfile') },
     { id: 'security', label: t('profile.tabSecurity') },
     ...(isStaff(user.role) ? [{ id: 'users', label: t('profile.tabUsers') }] : []),
+    ...(user.isImpersonated ? [{ id: 'exit-impersonation', label: tImpersonation('tab') }] : []),
   ];
   const requested = params.get('tab');
   const selected = tabs.some((tab) => tab.id === requested) ? (requested as string) : 'profile';
@@ -60,6 +63,7 @@ function Profile({ user }: { user: User }) {
         {selected === 'profile' ? <ProfileTab user={user} /> : null}
         {selected === 'security' ? <SecurityTab user={user} /> : null}
         {selected === 'users' ? <UsersTab me={user} /> : null}
+        {selected === 'exit-impersonation' ? <ExitImpersonationTab user={user} /> : null}
       </Tabs>
     </>
   );

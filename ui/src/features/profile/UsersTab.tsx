@@ -13,8 +13,9 @@ import { FormError, useFormError } from '../../components/form/FormError';
 import { LABEL_VALUES, useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 import { ChangeRoleDialog, DeleteUserDialog, SuspendDialog } from './UserActionDialogs';
+import { ImpersonateDialog } from './impersonation/ImpersonateDialog';
 
-type Pending = { kind: 'role' | 'suspend' | 'delete'; user: User } | null;
+type Pending = { kind: 'role' | 'suspend' | 'delete' | 'impersonate'; user: User } | null;
 
 // How many users a page of the list holds.
 export const USERS_PAGE_SIZE = 24;
@@ -70,11 +71,11 @@ interface CardProps {
   canManage: boolean;
   onAction: (p: NonNullable<Pending>) => void;
   // Opens the app as this user sees it; the item shows only where the caller provides it.
-  onViewAs?: (user: User) => void;
 }
 
-function UserCard({ user, canManage, onAction, onViewAs }: CardProps) {
+function UserCard({ user, canManage, onAction }: CardProps) {
   const { t } = useTranslation('staff');
+  const { t: tImpersonation } = useTranslation('impersonation');
   const labels = useLabels();
   const run = useRunMutation();
   const [formError, setFormError] = useFormError();
@@ -99,8 +100,9 @@ function UserCard({ user, canManage, onAction, onViewAs }: CardProps) {
     { label: t('users.corrections'), onSelect: () => void navigate(`/edit-user-balance/${user._id}`) },
     { label: t('users.fees'), onSelect: () => void navigate(`/update-fee/${user._id}`) },
     { label: t('users.returns'), onSelect: () => void navigate(`/edit-balance/${user._id}`) },
-    ...(onViewAs ? [{ label: t('users.viewAs'), onSelect: () => onViewAs(user) }] : []),
     { label: t('users.delete'), tone: 'danger', onSelect: () => onAction({ kind: 'delete', user }) },
+    // Not of another admin, nor of a suspended account (docs/staff.md, "Viewing as a user").
+    ...(user.role === 'admin' || suspended ? [] : [{ label: tImpersonation('menuItem'), onSelect: () => onAction({ kind: 'impersonate', user }) }]),
   ];
 
   return (
@@ -181,8 +183,8 @@ function Counts({ page }: { page?: UserPage }) {
 }
 
 // The staff user list: search, filters, and the matching users a page at a time, newest first,
-// read from the server (listUsers). onViewAs, when given, adds "View as user" to each menu.
-export function UsersTab({ me, onViewAs }: { me: User; onViewAs?: (user: User) => void }) {
+// read from the server (listUsers).
+export function UsersTab({ me }: { me: User }) {
   const { t } = useTranslation('staff');
   const labels = useLabels();
   const searchId = useId();
@@ -284,7 +286,6 @@ export function UsersTab({ me, onViewAs }: { me: User; onViewAs?: (user: User) =
                   user={user}
                   canManage={isAdmin && user._id !== me._id && user.status !== 'closed'}
                   onAction={setPending}
-                  onViewAs={onViewAs}
                 />
               ))}
             </ul>
@@ -295,6 +296,7 @@ export function UsersTab({ me, onViewAs }: { me: User; onViewAs?: (user: User) =
       {pending?.kind === 'role' ? <ChangeRoleDialog user={pending.user} onClose={() => setPending(null)} /> : null}
       {pending?.kind === 'suspend' ? <SuspendDialog user={pending.user} onClose={() => setPending(null)} /> : null}
       {pending?.kind === 'delete' ? <DeleteUserDialog user={pending.user} onClose={() => setPending(null)} /> : null}
+      {pending?.kind === 'impersonate' ? <ImpersonateDialog user={pending.user} onClose={() => setPending(null)} /> : null}
     </div>
   );
 }
