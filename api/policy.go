@@ -164,6 +164,12 @@ var operationActions = map[string]Action{
 	"rejectProposal":  ActApproveChanges,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+	// Staff e-mail: compose, resend an automated message, past sends.
+	"sendComposedEmail":    ActSendEmail,
+	"sendAutomatedEmail":   ActSendEmail,
+	"listEmailBroadcasts":  ActSendEmail,
+	"getEmailBroadcast":    ActSendEmail,
+	"cancelEmailBroadcast": ActSendEmail,
 }
 
 // Allowed reports whether role may perform action.

@@ -37,6 +37,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
+	appbroadcast "clearvest/app/broadcast"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -149,6 +150,8 @@ type Deps struct {
 	Content *sitecontent.Store
 	// Support runs the contact form and the support queue; nil answers them with a 422.
 	Support *appsupport.Service
+	// Broadcast runs staff e-mail; nil answers it with a 422.
+	Broadcast *appbroadcast.Service
 	// Community runs testimonials and answers the public social proof and badges; nil in tests
 	// of other parts (its operations then answer 422).
 	Community *appcommunity.Service

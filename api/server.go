@@ -13,6 +13,7 @@ import (
 	"clearvest/api/middleware"
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
+	appbroadcast "clearvest/app/broadcast"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -37,6 +38,7 @@ type server struct {
 	market        *appmarket.Service
 	content       *sitecontent.Store
 	support       *appsupport.Service
+	broadcast     *appbroadcast.Service
 	community     *appcommunity.Service
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
@@ -68,6 +70,7 @@ func newServer(deps Deps) *server {
 		market:     deps.Market,
 		content:    deps.Content,
 		support:    deps.Support,
+		broadcast:  deps.Broadcast,
 		community:  deps.Community,
 		waiter:     deps.ReadYourWrites,
 		production: deps.Env == EnvProduction,

@@ -73,6 +73,24 @@ func (e BadgeName) Valid() bool {
 	}
 }
 
+// Defines values for ComposeEmailRequestLanguage.
+const (
+	ComposeEmailRequestLanguageDe ComposeEmailRequestLanguage = "de"
+	ComposeEmailRequestLanguageEn ComposeEmailRequestLanguage = "en"
+)
+
+// Valid indicates whether the value is a known member of the ComposeEmailRequestLanguage enum.
+func (e ComposeEmailRequestLanguage) Valid() bool {
+	switch e {
+	case ComposeEmailRequestLanguageDe:
+		return true
+	case ComposeEmailRequestLanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DepositAsset.
 const (
 	DepositAssetBTC  DepositAsset = "BTC"
@@ -130,6 +148,48 @@ func (e DepositStatus) Valid() bool {
 	case DepositStatusPending:
 		return true
 	case DepositStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailAudienceKind.
+const (
+	EmailAudienceKindRole     EmailAudienceKind = "role"
+	EmailAudienceKindUser     EmailAudienceKind = "user"
+	EmailAudienceKindVerified EmailAudienceKind = "verified"
+)
+
+// Valid indicates whether the value is a known member of the EmailAudienceKind enum.
+func (e EmailAudienceKind) Valid() bool {
+	switch e {
+	case EmailAudienceKindRole:
+		return true
+	case EmailAudienceKindUser:
+		return true
+	case EmailAudienceKindVerified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailBroadcastStatus.
+const (
+	EmailBroadcastStatusCancelled EmailBroadcastStatus = "cancelled"
+	EmailBroadcastStatusDone      EmailBroadcastStatus = "done"
+	EmailBroadcastStatusSending   EmailBroadcastStatus = "sending"
+)
+
+// Valid indicates whether the value is a known member of the EmailBroadcastStatus enum.
+func (e EmailBroadcastStatus) Valid() bool {
+	switch e {
+	case EmailBroadcastStatusCancelled:
+		return true
+	case EmailBroadcastStatusDone:
+		return true
+	case EmailBroadcastStatusSending:
 		return true
 	default:
 		return false
@@ -753,6 +813,13 @@ type ApproveWithdrawalRequest struct {
 	UsdRate *string `json:"usdRate,omitempty"`
 }
 
+// AutomatedEmailRequest defines model for AutomatedEmailRequest.
+type AutomatedEmailRequest struct {
+	// Template verification or password_reset
+	Template string `json:"template"`
+	UserId   string `json:"userId"`
+}
+
 // BadgeLevel defines model for BadgeLevel.
 type BadgeLevel struct {
 	// MinInvested Lifetime invested, in USD.
@@ -790,6 +857,30 @@ type ChangePasswordRequest struct {
 type CloseAccountRequest struct {
 	// Reason Why the account closes; required.
 	Reason *string `json:"reason,omitempty"`
+}
+
+// ComposeEmailRequest defines model for ComposeEmailRequest.
+type ComposeEmailRequest struct {
+	Audience EmailAudience `json:"audience"`
+
+	// Body Markdown; raw HTML is dropped.
+	Body string `json:"body"`
+
+	// Language The language of the message's greeting and footer (default en).
+	Language *ComposeEmailRequestLanguage `json:"language,omitempty"`
+	Preview  *bool                        `json:"preview,omitempty"`
+	Subject  string                       `json:"subject"`
+}
+
+// ComposeEmailRequestLanguage The language of the message's greeting and footer (default en).
+type ComposeEmailRequestLanguage string
+
+// ComposeEmailResponse defines model for ComposeEmailResponse.
+type ComposeEmailResponse struct {
+	Broadcast  *EmailBroadcast `json:"broadcast,omitempty"`
+	Message    string          `json:"message"`
+	Preview    *EmailPreview   `json:"preview,omitempty"`
+	Recipients int             `json:"recipients"`
 }
 
 // ConfirmDepositRequest defines model for ConfirmDepositRequest.
@@ -1086,6 +1177,60 @@ type EarlyRedemption struct {
 
 	// Principal What comes back to the available balance.
 	Principal string `json:"principal"`
+}
+
+// EmailAudience defines model for EmailAudience.
+type EmailAudience struct {
+	Kind   EmailAudienceKind `json:"kind"`
+	Role   *string           `json:"role,omitempty"`
+	UserId *string           `json:"userId,omitempty"`
+
+	// UserName The user's name, for a one-user audience (answers only).
+	UserName *string `json:"userName,omitempty"`
+}
+
+// EmailAudienceKind defines model for EmailAudience.Kind.
+type EmailAudienceKind string
+
+// EmailBroadcast defines model for EmailBroadcast.
+type EmailBroadcast struct {
+	Audience   EmailAudience `json:"audience"`
+	AuthorId   string        `json:"authorId"`
+	AuthorName string        `json:"authorName"`
+
+	// Cancelled Messages withdrawn, unsent, when staff cancelled the send.
+	Cancelled       int                  `json:"cancelled"`
+	CancelledAt     *time.Time           `json:"cancelledAt,omitempty"`
+	CancelledByName *string              `json:"cancelledByName,omitempty"`
+	CreatedAt       time.Time            `json:"createdAt"`
+	Failed          int                  `json:"failed"`
+	Id              string               `json:"id"`
+	Pending         int                  `json:"pending"`
+	Recipients      int                  `json:"recipients"`
+	Sent            int                  `json:"sent"`
+	Status          EmailBroadcastStatus `json:"status"`
+	Subject         string               `json:"subject"`
+
+	// Template The automated message sent again; empty for a composed one.
+	Template string `json:"template"`
+}
+
+// EmailBroadcastStatus defines model for EmailBroadcast.Status.
+type EmailBroadcastStatus string
+
+// EmailBroadcastList defines model for EmailBroadcastList.
+type EmailBroadcastList struct {
+	Broadcasts []EmailBroadcast `json:"broadcasts"`
+
+	// LimitPerHour How many e-mails one staff member may send an hour.
+	LimitPerHour int `json:"limitPerHour"`
+}
+
+// EmailPreview defines model for EmailPreview.
+type EmailPreview struct {
+	Html    string `json:"html"`
+	Subject string `json:"subject"`
+	Text    string `json:"text"`
 }
 
 // Error Every error response has this shape.
@@ -2420,6 +2565,22 @@ type AdvanceDevClockParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// CancelEmailBroadcastParams defines parameters for CancelEmailBroadcast.
+type CancelEmailBroadcastParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SendAutomatedEmailParams defines parameters for SendAutomatedEmail.
+type SendAutomatedEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetPendingInvestmentsParams defines parameters for GetPendingInvestments.
 type GetPendingInvestmentsParams struct {
 	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
@@ -2904,6 +3065,14 @@ type GetSecurityLogParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// SendComposedEmailParams defines parameters for SendComposedEmail.
+type SendComposedEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SendLoginCodeParams defines parameters for SendLoginCode.
 type SendLoginCodeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3044,6 +3213,9 @@ type RejectWithdrawalParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// SendAutomatedEmailJSONRequestBody defines body for SendAutomatedEmail for application/json ContentType.
+type SendAutomatedEmailJSONRequestBody = AutomatedEmailRequest
+
 // StartInvestmentJSONRequestBody defines body for StartInvestment for application/json ContentType.
 type StartInvestmentJSONRequestBody = StartInvestmentRequest
 
@@ -3119,6 +3291,9 @@ type RegisterJSONRequestBody = RegisterRequest
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
 
+// SendComposedEmailJSONRequestBody defines body for SendComposedEmail for application/json ContentType.
+type SendComposedEmailJSONRequestBody = ComposeEmailRequest
+
 // SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
 type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
 
@@ -3187,6 +3362,18 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+	// (GET /email/broadcasts)
+	ListEmailBroadcasts(w http.ResponseWriter, r *http.Request)
+	// GetEmailBroadcast One send with its progress (authors and admins)
+	// (GET /email/broadcasts/{id})
+	GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID)
+	// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+	// (POST /email/broadcasts/{id}/cancel)
+	CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams)
+	// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+	// (POST /email/sendAutomatedEmail)
+	SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams)
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
@@ -3403,6 +3590,9 @@ type ServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
+	// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+	// (POST /users/sendComposedEmail)
+	SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams)
 	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams)
@@ -3532,6 +3722,30 @@ func (_ Unimplemented) ListDevMail(w http.ResponseWriter, r *http.Request) {
 // GetDevMail One e-mail of the development mailbox (development only)
 // (GET /dev/mail/{id})
 func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+// (GET /email/broadcasts)
+func (_ Unimplemented) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetEmailBroadcast One send with its progress (authors and admins)
+// (GET /email/broadcasts/{id})
+func (_ Unimplemented) GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+// (POST /email/broadcasts/{id}/cancel)
+func (_ Unimplemented) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+// (POST /email/sendAutomatedEmail)
+func (_ Unimplemented) SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3967,6 +4181,12 @@ func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, pa
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+// (POST /users/sendComposedEmail)
+func (_ Unimplemented) SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // SendLoginCode E-mail a new login code for the pending sign-in
 // (POST /users/sendLoginCode/{email})
 func (_ Unimplemented) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
@@ -4292,6 +4512,137 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetDevMail(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListEmailBroadcasts operation middleware
+func (siw *ServerInterfaceWrapper) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListEmailBroadcasts(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetEmailBroadcast operation middleware
+func (siw *ServerInterfaceWrapper) GetEmailBroadcast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetEmailBroadcast(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CancelEmailBroadcast operation middleware
+func (siw *ServerInterfaceWrapper) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CancelEmailBroadcastParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelEmailBroadcast(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SendAutomatedEmail operation middleware
+func (siw *ServerInterfaceWrapper) SendAutomatedEmail(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendAutomatedEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendAutomatedEmail(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7284,6 +7635,47 @@ func (siw *ServerInterfaceWrapper) GetSecurityLog(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// SendComposedEmail operation middleware
+func (siw *ServerInterfaceWrapper) SendComposedEmail(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendComposedEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendComposedEmail(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SendLoginCode operation middleware
 func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.Request) {
 
@@ -8514,6 +8906,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/staff/queue-counts", wrapper.GetQueueCounts)
 	})
 	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/sendComposedEmail", wrapper.SendComposedEmail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/email/sendAutomatedEmail", wrapper.SendAutomatedEmail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/email/broadcasts", wrapper.ListEmailBroadcasts)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/email/broadcasts/{id}", wrapper.GetEmailBroadcast)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/email/broadcasts/{id}/cancel", wrapper.CancelEmailBroadcast)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/proposals", wrapper.GetProposals)
 	})
 	r.Group(func(r chi.Router) {
@@ -9047,6 +9454,380 @@ func (response GetDevMail404JSONResponse) VisitGetDevMailResponse(w http.Respons
 type GetDevMail500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcastsRequestObject struct {
+}
+
+type ListEmailBroadcastsResponseObject interface {
+	VisitListEmailBroadcastsResponse(w http.ResponseWriter) error
+}
+
+type ListEmailBroadcasts200JSONResponse EmailBroadcastList
+
+func (response ListEmailBroadcasts200JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListEmailBroadcasts401JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListEmailBroadcasts403JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListEmailBroadcasts500JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcastRequestObject struct {
+	Id TicketID `json:"id"`
+}
+
+type GetEmailBroadcastResponseObject interface {
+	VisitGetEmailBroadcastResponse(w http.ResponseWriter) error
+}
+
+type GetEmailBroadcast200JSONResponse EmailBroadcast
+
+func (response GetEmailBroadcast200JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmailBroadcast401JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetEmailBroadcast403JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetEmailBroadcast404JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetEmailBroadcast500JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcastRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params CancelEmailBroadcastParams
+}
+
+type CancelEmailBroadcastResponseObject interface {
+	VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error
+}
+
+type CancelEmailBroadcast200JSONResponse ComposeEmailResponse
+
+func (response CancelEmailBroadcast200JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CancelEmailBroadcast401JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CancelEmailBroadcast403JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CancelEmailBroadcast404JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CancelEmailBroadcast409JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CancelEmailBroadcast500JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmailRequestObject struct {
+	Params SendAutomatedEmailParams
+	Body   *SendAutomatedEmailJSONRequestBody
+}
+
+type SendAutomatedEmailResponseObject interface {
+	VisitSendAutomatedEmailResponse(w http.ResponseWriter) error
+}
+
+type SendAutomatedEmail200JSONResponse ComposeEmailResponse
+
+func (response SendAutomatedEmail200JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SendAutomatedEmail400JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendAutomatedEmail401JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendAutomatedEmail403JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SendAutomatedEmail404JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendAutomatedEmail409JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendAutomatedEmail422JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendAutomatedEmail429JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendAutomatedEmail500JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -15374,6 +16155,132 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 	return err
 }
 
+type SendComposedEmailRequestObject struct {
+	Params SendComposedEmailParams
+	Body   *SendComposedEmailJSONRequestBody
+}
+
+type SendComposedEmailResponseObject interface {
+	VisitSendComposedEmailResponse(w http.ResponseWriter) error
+}
+
+type SendComposedEmail200JSONResponse ComposeEmailResponse
+
+func (response SendComposedEmail200JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SendComposedEmail400JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendComposedEmail401JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendComposedEmail403JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendComposedEmail409JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendComposedEmail422JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendComposedEmail429JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendComposedEmail500JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendLoginCodeRequestObject struct {
 	Email  EmailPath `json:"email"`
 	Params SendLoginCodeParams
@@ -17508,6 +18415,18 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+	// (GET /email/broadcasts)
+	ListEmailBroadcasts(ctx context.Context, request ListEmailBroadcastsRequestObject) (ListEmailBroadcastsResponseObject, error)
+	// GetEmailBroadcast One send with its progress (authors and admins)
+	// (GET /email/broadcasts/{id})
+	GetEmailBroadcast(ctx context.Context, request GetEmailBroadcastRequestObject) (GetEmailBroadcastResponseObject, error)
+	// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+	// (POST /email/broadcasts/{id}/cancel)
+	CancelEmailBroadcast(ctx context.Context, request CancelEmailBroadcastRequestObject) (CancelEmailBroadcastResponseObject, error)
+	// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+	// (POST /email/sendAutomatedEmail)
+	SendAutomatedEmail(ctx context.Context, request SendAutomatedEmailRequestObject) (SendAutomatedEmailResponseObject, error)
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
@@ -17724,6 +18643,9 @@ type StrictServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(ctx context.Context, request GetSecurityLogRequestObject) (GetSecurityLogResponseObject, error)
+	// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+	// (POST /users/sendComposedEmail)
+	SendComposedEmail(ctx context.Context, request SendComposedEmailRequestObject) (SendComposedEmailResponseObject, error)
 	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(ctx context.Context, request SendLoginCodeRequestObject) (SendLoginCodeResponseObject, error)
@@ -18095,6 +19017,116 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetDevMailResponseObject); ok {
 		if err := validResponse.VisitGetDevMailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListEmailBroadcasts operation middleware
+func (sh *strictHandler) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+	var request ListEmailBroadcastsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEmailBroadcasts(ctx, request.(ListEmailBroadcastsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEmailBroadcasts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListEmailBroadcastsResponseObject); ok {
+		if err := validResponse.VisitListEmailBroadcastsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetEmailBroadcast operation middleware
+func (sh *strictHandler) GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID) {
+	var request GetEmailBroadcastRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmailBroadcast(ctx, request.(GetEmailBroadcastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmailBroadcast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetEmailBroadcastResponseObject); ok {
+		if err := validResponse.VisitGetEmailBroadcastResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CancelEmailBroadcast operation middleware
+func (sh *strictHandler) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams) {
+	var request CancelEmailBroadcastRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CancelEmailBroadcast(ctx, request.(CancelEmailBroadcastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CancelEmailBroadcast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CancelEmailBroadcastResponseObject); ok {
+		if err := validResponse.VisitCancelEmailBroadcastResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SendAutomatedEmail operation middleware
+func (sh *strictHandler) SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams) {
+	var request SendAutomatedEmailRequestObject
+
+	request.Params = params
+
+	var body SendAutomatedEmailJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendAutomatedEmail(ctx, request.(SendAutomatedEmailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendAutomatedEmail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendAutomatedEmailResponseObject); ok {
+		if err := validResponse.VisitSendAutomatedEmailResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -20155,6 +21187,39 @@ func (sh *strictHandler) GetSecurityLog(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// SendComposedEmail operation middleware
+func (sh *strictHandler) SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams) {
+	var request SendComposedEmailRequestObject
+
+	request.Params = params
+
+	var body SendComposedEmailJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendComposedEmail(ctx, request.(SendComposedEmailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendComposedEmail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendComposedEmailResponseObject); ok {
+		if err := validResponse.VisitSendComposedEmailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SendLoginCode operation middleware
 func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	var request SendLoginCodeRequestObject
@@ -20765,548 +21830,571 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchu51S+K3wr+/GeXyEqLpmR5kpEqdbYsy2PtsceKJT+T1OaUCXaDJKIm0AHQopnUVO1Pp87nXafq",
-	"uYNzC+cCnjt5ruQU1gK60SSaL5bl8eSZfMhYZBONl4X1vn7rn51UzgspmDC6c/rPzozRjCn451XG5oU0",
-	"TKTLV9zYTzKmU8ULw6XonHauFdNMGNIdGVWyUY9IQcyMEW2kYhmhQi+YIkYSShQrGDUsI4r9vWTakAU3",
-	"M3yYztlQjIJ3HX7PlqNTIqSZcTElitpRuSaGz1l/KDpJR6czNqd2QkyU887p/+zYCXR+SjpmWbDOaUcb",
-	"xcW08/PPSedaao7zXZ3+d7kc05wU7gEiJzChnGpD2L1dGLzWz5gWBRMZy/qNCUykmlPTOe1wYb456SSd",
-	"ORd8bic1qGbDhWFTpmA675hRy/OJYWp9QjcslSLTdscWlBsyZhOpGDFqafeBTikXzZdX7zqKvuvG0Jzt",
-	"cGyLGcODU4xmZC4zlmsyo5k9AvtZOmOZ+x62gmX1pnEB53I2FPaBjBpK5nQJv1wyQ/RMLuCnKc1zpg40",
-	"yamxu5nOqJjufZw/J52CKjpnxpHo5Zzy/Jqamf2D29UV9o+kI+jc/pLZ7ztJx86cK5Z1Tu3QjT2kH18z",
-	"MbUjHD87iVHQK24JevlSyfn6Zr7kShvy/vaCZHRJuEjz0tEIzObvJVPLejoTO0aUfDJqWGfD22/l+rtf",
-	"0z1ebeSeLw5u5Pdsuf72N/SOabjaRi3x8gS3RdMJO60ufvO6kzu2JFRk9Qf+V1NmNFLSBPbVsRAgfdKd",
-	"U3XHMtLgFa+4OSWOjrnQxlKwnBBVCmEvjVnwlPXJkb1Tx8+eDcU913ycM3J+c3F1ZalQ0dQSU0JYf9on",
-	"lLx/f/XijCg2Z/Mxs2xsIhWhhuTM7vbxCZnJUmkkXNhnZJj1Rq9wsk4rsT0DZuH/Poqegbhn2syZMFcv",
-	"Wiic149kuxL6Nyf7ccrz+r4rZkolWEbG9ggJoyrnTJFUzudUZH1ya4+UqXumgIfphIxladlmQkpheF7x",
-	"maFwjAbIBoiVlJpZxnPPSEG1ZhnhZsNG/+XwImdU2eUfVnN/CG++VrKQmuate134Bx64038uWckuSqWl",
-	"im22NnQysVtSsgNNRoJ9NPjwiFgGAltY0ClzAuKM0DEwdEup9d2xT7QxgxTf3TLpk8Ggddav+TymCryS",
-	"CzKnYkm4YXPLFWB+ckJouBoyk3mmSTdjE1rmhjwb9NpmmMN7wgm6H3VOnw0SO1sn+exct8jBW57esQ03",
-	"6IGneauo0DS1O9H6DhM888DXvddMPdpafuRmlim62HAJHvaKn+1vdSGFZiDAn9PsHTJ/+1cqhWEC/kmL",
-	"IucptTv25G8auVL9lt8pNumcdv7/T2rl9Ql+q59cKiUVvqpJpJY3cVGUhnBN5jS3/MEKzJ+TzoUUk5yn",
-	"X2AS5ySVIi2VsjcWtSBiJQzJSnwXS/DvqKZM1hRlog3P86FwEs/yy5+TzkupxjzLmHj8Bd3wqZUHXJBx",
-	"aUDxo3kuFywjXSVzlhBdatScE8LnBVNaCmq4mPZg57+Tgn2Zo1dMy1KljLCPHJRYq4IsqCYZy5lxkn4q",
-	"JVLElTBMCZrjkI+/i3LO0N5ZWMJYKCmmlT0F8vSMZMxQnmtCFQO9uxa1uZzCpH+Q5qUVt48/3x8k0WU6",
-	"I3L8N5Ya4tUqIwNtH6Z0TZe5pNmtlK+pmn6xo8a7M5bZ0l52IyXJ7ethSrdSvqFi6fiO/gJTkhKlIzWG",
-	"zQujrdQLDG0wCg8rqzD2Dvf0k8B+hBe9F7Q0M6n4P9gXOXVDtL/vwKfGNCOpYhkThtNcw/6+F4WSKdOa",
-	"jnN2KQw3y8ef2o8szw+RoyfAicaK0TurioxLzQXTmqgyZ6QLej4XupxMeMrtZRvTnIqU9WBBioEWSkXE",
-	"KYG8mJKMTyYMGLgjNMd13wtdFoVUhmVvWMbpLQi/L0HwE24v37JgltqBB6cpKwxIt5+9eAZaO08Nv+dm",
-	"eWUYmLNWp2XKcBTH1KwZh4fWvl+3EBOrCJz+c/3jO478Z9Na/CS+t8/+nHTmlliQObCPdF7kdshzQdC4",
-	"kQr13u+YglukDVXAv8mNoSKjKiNFTkXUiq0Vlf+JmgtMr35jYpdcexqQndkpNaYYuCYyBrbQh1SKCbfU",
-	"Bgqst8E+uLk1P1RMsMXqh3NqSjuxnyJbe14USt7T/HammAalef2o3ESqR5qbdzQYDAb9wSB2cP6XMmfK",
-	"Ev41U6kjz2CA2C/n9OP5XJZrzw7wfy3vW1RK5d6TXTnBtpkn67sRf224hOipw8YzbwkGqmlz86W4mFEu",
-	"6s1omE+RPVCMutsePPlsEHvUfHxF9SziagK1sF5V4gzBpSwNCQwM+JjiQhSxluEZ8ZvYxx2onBDRCZQ6",
-	"e0cN276sn9t3sDYkdt/DiEkJKgb6ZanWzIC+ZpeUED4hd0IuxMqStuz+itCYLcNN1DNZ5hmZSkKtvK23",
-	"jdCxvGfwqPG0tPLe/c7yNn5yM6pnCVnUoqyy6etjP9BEMLOQ6o50vzkhM/aRZizlc5qTjE+50Wdk8BF0",
-	"229OrAZ5+e7ieIC0MvhIJMyA5r2EKJZKlaHqzo0mKRVS8JTm9qXzPjmH6RCaK0azZf04OMSENDOm/Bos",
-	"h0YjBq+hlUKUnAy+7ZN3fgvHLHe+YOq4W72XZ26DuUlIziaGWC1peepU3FSKzLkR0Cvn5qIJN5XzeulJ",
-	"fl8SXz+Y9zcviKIGJppzsFt2prXYlXhOsyl7ze5Zvn4J5lygkw/VtxUHL58wK32dHISZCDs9O48m+2xh",
-	"vXMu3rEJU4rmen18/IplpNRMabKYSe29R/4g7X2rRF2/s+5f8X6BzQIftuAH++AqS4dfJ419WJn2Txu3",
-	"9DWP8ZbcfgX/AofUTtPDE6oPkCpFl2vzdSO3TuoHtxteX0CK7SSd3Lsv2Uc7UaAkbfX4mALwHFXSa8lF",
-	"ZHVOYY2qX5kj6+0O/oZgxYf8wLHVXYCv4ppqvZAqa+Xqjlj8c6te7+htlHm21/PF7g/H7uNFLjU7T1Mr",
-	"d1rXsU1kUPw9Se1gulXCPtt1TrhtL/Datc6KtghLy7Joakqa58CpGb+33MILBnzzytSeHke2VkjjGFNj",
-	"X6OyreHT3MW7GFLcqkeUtitlF2g+vaR/X9+Q6nrvdM/rkcD8WbvrSUc7phqTCxiNQv9LkdOUWdHFFDHs",
-	"ozlDWcUNI5ouNdEyYJZjKXNGxdoeuJclbvKb195isMGcXpl5vmnOVtiLDMNZ1pJ6Q9VdJhcC1AorwBVd",
-	"kFe3b1739zD0gERdvGgHw6t6PAknvWHNr+Tiyvwo1V3E+OHCKBmdlTas2JsgbgwrtnJ+fKd/w4aJXztT",
-	"tjnlWesZFXTKHnZCm6gWIjFcE3wGiBVo1c6NWtt6XmpDFAOK3o2Mk47Oy2l0+w03eVwwlYUVMll8kvYr",
-	"r+jbCUOiQJUmQLp//etf/3r45s3hixe9pM5XgKVpQw3TRArWJy+dtmyYmusqxFwofk/TJSlkztMlQfXU",
-	"fnHPlLZqNyWCLUAJInSqGNPEyKaKdTw4/ubw6Ojw+I9bRSlsjd+IpL7jsy3kDjQYsfKrrfKXfP1+ptFL",
-	"2Hpxcy7uokFeamboc7bkYmkAs3lYQazyYnfFbT431jaAPY+RYxsRxNiC3ydYRLK23k0bhr629T3DpI/Y",
-	"yiF2H/3GB6Vu+XyHmddpJcGvNkz1ltEI77Y2ph09enStDA4Vyr1ZnJ3CG9RF9xR77oUg9hwTKZSc8Nyq",
-	"PRW7yOkYo/lgsYE1a+8fu2dqSVKqsn3kod+ZpGK6ftVbNtmtcNM12niFmqt/K4AppTOqTELs3lKtEzLl",
-	"E5MQO0fNTEJ4dmjXl5Cca2u/yvQuIZZAElIwkRA94yzPEuAvCVnQPGdmHznL506ebL+vYJmTmTGFJu/f",
-	"xWWFN9cedGud1VZd3jn6UsMZuk2NH1gpjFrGjIdsxQn83fOoB5PT/GLt2d+fnGxacP3ge8ENy8j3XEwz",
-	"SMjavGK3WJhcdDmKUcMeorqbGat93ejeWlfdYwb/NnUenGYruvnRN7FNQpfSLo8+yG8X+NQmUpHntxfA",
-	"Ji5vXyWET4X0X7y/eXG7i2dvk4NNisPUzjTiYuOT5p5bacbNKYk61Ej3+e1FQm7fXRwPevaO1f61LnjX",
-	"zrx3bU6XZMzQhSVL00sIFZb7adYnV6B2rDrd3L4frLrfSDeXC6bgtwk47kS+rNx5PXi/e1upWUakSBkp",
-	"mPIDVu47CFnpgqZWR1J2xS5UW+e+eW/d4MxK9MrhZ8cFhxPEXAqW51xME+fXax7N0fEft10iR/6eJGuK",
-	"a79RTsBj+k7rvQpiRys2a9zxx9SHSkEIl7Dhec9Btj++YGPLiCOuPEbvGbo1SZeSiRUJZAYpGqjwF0wW",
-	"OUuIkSSlJp0BFRxOOOw6GUuje6ubPoj7FsJdr6ffWHod/2rf/R08+BtZGr3zSwMucE95Ti3dOR/TKofD",
-	"OzRhzMpZS6ulsRyEmzXWtyfnW+cLqbQ8QZIC0mbPyHhJfEaaZTvVLYNLdovuc8uopLD/WT2FGIucsBZd",
-	"yq6vwXiAL86sodcdTRgbea7591Ia5rz/9nrCTvfWxAI5b+QJ2U2rve/uPju3Lqtiw4sZRRPQqohZ6XjB",
-	"lNlvF3i/iZ3MB7S+slGdg+QTlyZ8WiqmV4yk3U4mEDXNDQIuizsvFW78LpuNGtV5limm9W4uwShjao5T",
-	"zxOPM3ZRXlA9G0uKjshWF+2OHujA4RtR0AsmvK2w03gubbzNzYVpvPr58o0ULnl+l1Hh6Xfw263uEr8D",
-	"ay+rFxPdU1SjIsymPuBVjyxTkVtlZJ7ZW66ZcwMAR4iqxLurZoaauF+1nf9Ewu8pz1h2vkeqRXBl2j22",
-	"2xW1dReeculZsV11TOLP74jVfAkT9j+adGEv8TB60aV7/3N8Q1PFMh7ZRdIddixvH3ZcpngVdmp7C+Tg",
-	"pGzD3KuDuxNyAeHC8TKxfNyqXkoufBrdDG8LMVKewnehxnj1gnQ1Y0ORyVQ/cY/251mvTy7BuvWxMu8S",
-	"gZT1mi2+uLw+/MP3T/98+O1f3hzHV+LKavYhCUuK5dYL627TDT4cc9rvMc9a194UT42qUDvO8712Kdub",
-	"IgX1wSftWmVS8YuQylfvRD3xanXVzgZ07C9Z86g2cK9AGLUysXaOscNGncOzPyc+3AYJZXpDXn7juSBQ",
-	"790HPqVAMJZpX3mGMXf3U6eKReK/NXPaYeY/uKeBMEqav+GiNGzT1Of4xIZJw0D5EnROKJ+DojV7s+ex",
-	"Ka8qABtIp7m9K1PeTgDx4LQbnu3uw1shq4hAr0ogYlqnnlvVJojqYxbBOge+eH15/u7fLm9uP7y5+uHD",
-	"i8vrtzdXt72zIBsdszi4s2UnYHuCdnhyfNzf6kmpV17PeNMu+hvhg+nPby86Sefy9lUnsbLkNho7XyG0",
-	"9Z9bxbKTdEDB3DQCFLxEjk+/nezOp92W733W8PI29a0uCYof+Ch19ULOmrDPQ7SkqhVyaWIQZPGVQusM",
-	"Xxqab7iZfm1YrsoFoXkO4hW9vivjtt2/aocS3Fr/3g2EUW/O+ulMmaujjU88l2IKSw+ltp2/1UioIXYK",
-	"dtJrxWPrjC+rVdUdDrRt3XbZ9Zw3LPqmkvienq+dHl2lD4CsesfsD1syS0NBGyWdSmXqIve/52yhwfsE",
-	"alhzsz+0uKzbIzAt3ueVrfkQOplxsPjG3F/kMr1bpwIhFy3x8Dr/+kBX5iwkWXXf3170Gke/8WLLySTq",
-	"YbBENqE+DqkhQyS9A5t85qpTXQ1kbrXFhFAr2r6TJCsVzMsqwn84ng3mAz3s9Jomtvu8fT6ttH/rK4jw",
-	"OXtbFzOZ+/w6vRPNrzrG5aJTbcTqDDYd2Hl2763jVdFYfREvQb1nka0adhIy7Hw7mOM/jmZP7T97UH9o",
-	"yFxqQ55+82xAMrrUpPvHP3wzGMzWN7bpatieweLn2rLQN+4KrASiYulZrTQ2aw35xu+dLnEG0fAO+9jy",
-	"hdw1VAvZD+4VSZVYZsfdEN52W3FTzuc0FvPZb0c+ZeEPWV9sRZdU5ct3LGPzKqDYXNJEqgnjrckO6A8h",
-	"U37PBCmLeCwwLOuOrapQXKS8iMlnMH/Rizqm6Z0vylpzwW7X11aKy+t3JsEao1vkq+aaM0N7mdkviY+d",
-	"gwDGEOaMFmxdyPigYKRM2i5mTtMZF+xQMZrBB5i5F6SJpDmU+UCeC00N2v+nZJTLKRcf2MfCLneEjg3n",
-	"moIqp0MuLNueSsFO/U4OBfyql5CRkab44HfL/ZyWZsaEsRJGKvSbgLrFNZb0naI7ihvENDgj30k5zRnJ",
-	"ubgjNNcSZy3Ab+tCZvZdVQ3lKCEj+3D4YhxjKPyc0YbDBBlMlHSBYXZoRSnLYGIwrGHFh7KxipPB01Nv",
-	"8g0FRo8MK94XkEIuPKBDAAdiB6rT0z+kUuaZXAg/Vv0VpBAMRUHBakAnzwj+MyJ0Ypgi1EqjUnGzdJk/",
-	"duwip6J2RXdPBt9iYrj9/EBjrs9QuAeI5iJltQv9zOm/Cytrq9LJUU3Yf7ZPjex7Gh5veA1CUdQLACc6",
-	"Fn/pOrRhzwpDm/5Vzjvu3jYUwfa41636iBqkGOMHEDBq09iK0lhBByGMgO7xnlnFYwzRFMEw7tSUfD4i",
-	"tIEFwaS3qblXK483y7oiHKoudE3Ioi4tsDMvNVNngCECHtyZXBCqD/lKvOE6Z1QzwgSSzj3NeUZal+Nu",
-	"9mu705EZWUIfCbb4kLF7nrIRqLxIaEbesQoeaIVBJDBnOD47xIW98VRkQ2HvObwLPuqOlVxAkj1c8imD",
-	"OA3FW/rKmOKtyJcklfKOW+vt/oN7zQcY2dPLumvNXp62xUTvpF2VI5GVi2kVLIwMV0hDu4nkFeLeRic/",
-	"rjy+KnM2RSZfSjWVZmsOeiy+2wLus/YKZKavubjbkOKerYaDo4GuYp+cditNLnYaODbrMNyzNl9npa1z",
-	"DkC5OtCEZ1vCImtfOQ2iBcjqNqZtOBYPkp6bhmduS/XCBt8KFMQ7nxrHyqbrYO0ITrECf5VTTE0DwZF4",
-	"J2LiYxr43VrGCGoVVpCCLzghKTVsKtUyGYoKywgs5oylXHOrgbj7jWBiVeYHuCXD+1wfI5tMnBYbxVjA",
-	"r73vZmtIPbrDLjS9TzjltvaWHKyGRpIgzjJHaopVrLVQWB3EWFXunG4R2Oj4LOk6p0dCKp9HQqBYlyXk",
-	"EmEmXA1ilhDvC+nZU6pO5kATF4Rzo0Ll94W0csWwrIXZtqc2G1fnvUNAFkrC4+4OGCUIP/jkOkcUQbDD",
-	"nuHKHazMsTA64u/HT+0cw5eoR+QzFXBPKwXijIwCqJsRZhk4ugDB7LxSwUOdEMKqE8LLdJLOefa3svrm",
-	"JSzpuRSljvqtcJjLnE/5mOcOUWCF68OXjSMKMtbb6nk8Gh6IxJEfA1Y3obn2GfFWybBMTFMA44MUCq7J",
-	"nGsdv2mrGcN+crGzCPaojXmvM+c0VSXLLrXh82gl47kgzH1Z+5zA8GQUELy0JBOqgEvxCagjOCTwq3xJ",
-	"oHzYZ9OT7ozmk0P71VB4lA9rnPTJC66LnC4Dhcm9h2tSUJ45PxM1BEreuVkmrmAUDUiEEhsKZs1qoiq7",
-	"uuUatgXrbzHTHw3UBIo4dwnTFy3yS3PIdKZClDTn1mBRwU6mtIDqfVdpwAUpsBQ9IWYh/Yt19JVQMbZX",
-	"rBd/AW6HOHF/QkoBE9mLvYTtfk6NAB8uPNMgyA8FxAuuWa/FAaKNKlPvYNmYleLI6ir4CYAV4MfnGwgG",
-	"Z52QCf/IMnD/+9rkeqIYDO0hI2AfCxAofr2LGc8ZcTIpuhAskV5/PdIx+T1pzjPBOxPclvioORUtdwDN",
-	"YkHnDK425t5WRmEtquHzKqDdNK2eU83Ttve2eaRyKv4NK2riM/PlNt6SCuz31an5+xWPOBdKTq2qFgBX",
-	"tPnglSynM0zpsFxs5TVcJ5ZQXVG689R3s4Ch+aTLGNrcIDa3TXWjqB8qp5M0A+oPT2wh3dHVD/92+OzP",
-	"x3/5w/dP34x6CRqbdbqLXsl3OSOaMbKS1tIkhHDE+GR9bfq53hRQmiOeboV6AMY/F0YmlevHD2Uf7W9+",
-	"VxyLdeVtmPfooR0cZgyYH211S5+aiKPMfqx0t9ydWisI0neYmr+gyzCBJKA9+207rEEls0CQVcASIJzh",
-	"clBU6FBmdivM04ksVSXR4sz6oSk+H/hqYo8D9HHspslcAk24Vpb9xgS7gNJ9TRBULDmUaU2B0xS56wxn",
-	"Xf3anhpUH2dLVohLK4jGLJE1HWiATgXrZzHj6cyZMbohK3YMpFTT2T01IdBTtxfL1sO7uP7mTfksyRZf",
-	"KC/COeeuHrSFGxM8tmVeBNv7sOSLyFJ2SMOIreLTMzECnv3pyRi8YUPtSsWtVLs9K+Nq3T3eVh3RZnWs",
-	"f+5dOm0c3IGo7xLKc3yP6fMW3ZeJDOuuG8VQKDqZqiCkMiLkYne+slXdRcV5o1L72VVLgLXBmEwq5wxi",
-	"N2eoE9TH6OJmVpei6V1c88TJt67uP/6deOmTEIXA16QynElgN8fzrXaW7pudDYHwjMjMTaLSrS8QkTUR",
-	"heS5+UJsylRCV10n6YCvblu60vfL1DnzWr3xuhyDF6aNNOrvnW/inrMFYKbKO7D5zqDghU8qUCuuqyiP",
-	"I/0tANNrW/H9Mr2g+uG5gzItK/ES8cn6ry3XBwRIIRcJxPkKpojmGSNd8FTVrs/Km4fI27uIrO+X6Qv3",
-	"ppioulumNzvps99XD2LChjsV3ZYmUD+SEMEWzKqiXGmTEMjuhdC0NWz80vZZ0E1NNJEleXV2N09cWlcz",
-	"r38HpXT7OWZac+e4/jem+ISzLO4Faq3sLmYOZHmDJeJvKvX3s0o5qLTheIOVLXl7/u31PjUWEqjw9V6t",
-	"c5dIWWMnJL3wrjSJa4PyaQnb0c7DkFBTOfeKx7532OdQ13e5i0WiiLJX+aM+6boia20hcs8IdxjvGkC7",
-	"4/TiYy2bOfkq0IM/NWo6wUyap+h3te3oPE+KQZABHkQ0tPGCGfS+VPkb7vGm3wMQDZ78rWDTqAE/o8fP",
-	"vomotewjuXl1fnj87BuvigBfppqURS5pxlriYDxju3At+xg8/g8WbXCxrjTsJR25xummdI7xu7gSVKq8",
-	"rQovkwth1xmcD2KUg17VpeT67c0tAi0PO8NO7ZaE9wZg7M3TeEIL/gRACp/cLdMng6NvjyZP0+PDP9AT",
-	"dviH8VF6+C07zg6f0W/Gf0j/mH3LBpMnFSk9OXoyURJVn81Uabe3sWVJg5bcxlfHjzuxhTzrO7gBYm7L",
-	"uVdjvMNf7Esx8XW617fM3935naWgFz5NqoBDRmhQlCEeN297xCyQJS1T3OIyiBA7oOUfaOforYgPm5Og",
-	"O5xmZ2CBQvcgPgeLwar2Rjp/7dfoiXiv90EE8lv3yc4HQHuHHD2W3n0eBwSuYAfXQ2Pyn0VH2yChb8C5",
-	"hvFhLIHnOmCZe2mcjnevbvbepRKbefqRu22I4hqq0DM+tcbNxDUXOUSBFHjfHY/pt8sRs5cqu4tuWOuE",
-	"Da4bvi08oBaCQP7YaiE2DvhBOtScfrzC3x8jZC3+cRTTruJhoHMyUYhxMQ9bNlnZtgu8x+rhbzFMG+VG",
-	"u+1iLWWiISxaaaqOX4L6ekrGeanUknRLUeVhS+VBPCYyLXUvIWlpPsjJhHRZNgU4mqFIpRJMVYkUvYRM",
-	"c6pYQlwubGK/mQMgSjeTDAEs8O8AhdXFO3vJUAhpPvjmB6QLrRBE1Q2hZl1+Fb3Ev9rlfwOkoEvZtr+2",
-	"V34orMi0agv4B7raoXi4U/TZvE4jxq2wxI3L7SQdWBNC/7oEX78qrC2uZozfaHSVwNva3CI3TgHwb/Uq",
-	"zpimd62/WdPef5CG3PjL1klCP81Oej0O2yDJVeC12sDaduP8o9utJgCfa+fLpDuWZgYp0egwQMePC7tC",
-	"InhODVOfzQeyiSMD2JmubvlBOFGXRX70WDz3IUy1Jou1Q71bpltzMpbfL9PW1h7f//UisHi9aUR0maZM",
-	"60mZ58v/39bF1S087Hxiq3hNxbRsAc/L3Xc1giGFwgztqiQwJ3qh7BYIwkWfXIppzvXMV2gYzHUJM98Y",
-	"IlhG7wnkgl/XKC5r1SyueMNHrV3hRleqlbIN5Lt8OjNJpahaMSIFI3Os2mfF6VCEyeyJY1cZqwfzVUEO",
-	"xxr1AsEWxKWqn2GFS/hbS6xYE1Hz3WbFCy0Kyx5jvT2xiSdc15FPdvaJ7a2IXp8xi38lcf9AY14/JvCf",
-	"X1+5MiEd5Opjmv5QQGAck/PbMvHXHSP1LFCfLfZwi2zKgYelPzj1/QHZ6SuUu17xJLFBAyJ/yozVKR6r",
-	"NVMIBL0dl/zntn3wNRet+5H7EoydEvY3EtdtOxHVzqQG8eHyzkhFUNXNcJUermNtf2vp6UPrA95QdcfM",
-	"BRVZHrGYwTSPA+byaRzwJccC6/Uq5IKJFnTReVu7DdfBGPMq7QyJHQV9QPu1MXBCESbhJo9TdS7s6IUK",
-	"90bv6k740fsOoOW1ZclgqE+YgW7ZoSSrLHoQHKWoomi7exPSenIrCLV5VsVFzhy8YOw1u6F7hUQS0XKs",
-	"aqLu0TXgudxRXCusUnni6UiXNJ1h12qN4apybEUrpFW6H0KWUoK9zIhRoB8o6BkeBySH1o6xc5LB6A4N",
-	"PGU6cX2djeLjcsXs3cTVcxccgdbqSSfY5ug+6OV8LBsbdvn+3fubF52k8/z2ogXCZFUq4BjB/gdBE7fu",
-	"1R2vSSZO8esJs8EUq9ivT7iLLi0ySCsXXknmbR5R3UPIv2876t9a3kY9fnTBtUbRqmrU2ik0lSf3LkTV",
-	"uMs7K6XxWRgakdjinispfCij7jN3z3JZuFyUQslsbX31WUyhaO2GT8VV1G5nYLcOASmbixKd+672eNiB",
-	"WwgdDTPS/e7t2+9eX364eH11+cPth6sX0DqAmV782rl5hROvmnJHZ3rflsXxvOR5tprH4dqbdod2O5wn",
-	"OZcpzcnYPq5XQBwG/aP+9iZyfs71ZJLGIaxsZ/QkAxzEdZrykIrNBboWBjXMSIRpAk7i9vyOucNR9D+I",
-	"T/GexcNjbQUUrsisWTSRQJIu6f6+F/hzuoe9nREFPikGHhT2bYajxDW+cI/v2H3S/8x3n/yEhGv70dwN",
-	"g6nXDj3vzbd/Pv7LqLdDZnX4g6jsYcbkftsiygc3iDPtVNJAy+B5pajurmLslpPst66RyGFJ7irbWDeY",
-	"hNllUoU19eCbkYsqMSWpnKIAigBxF90eAXFtRdqS3MIuInLiyv123ZWVa+dah0bxByNZDOHcNtfirdJx",
-	"OxkquYC8to+uh7m1tiZnCA6OYVSWA/YDlrLkS6zsxhq3dWiNneAII9ooVr7Gv9xWq7R34ZEvuan57eba",
-	"pL3QU9tTDkN8lb0aSq5VeSRkMYNqKFpVPILFYI8PQuHwNYBLeJ+6aMsU2KUGotah5Xpm5ycURbRu+yeU",
-	"PnxyimPSWVAPKhtpI9J6p3z/3liBa83Cue4TxN+GqtZG7bI9l65gU2r4PQMxCOU0cEqk62GpemdDMcK9",
-	"gkEWvoS23nso7AIcGd9EB/KrSLeiNfBB4iArQYUaLK6Ro7wIC2qxLLhK4aRhfe24tbLWb1S8a9V+/dUq",
-	"pWMrZmGb7+UzvCoeYN7YZW1FrK2Ry8gNMgKPqwYJBdf8jIwqmOJRgFDqQY7PyMgzglGV6zV2PGIoukJi",
-	"0/85JFq76iwmst4ZGWEm3miFiFQpBIj7kWsgPQILGji+gpJtPRRYziMyJDms3UbGjE+7XAwH8+qr42Ax",
-	"rgZ+VP00qRYzFFI5qPisSZ31Hodtsf3KoVzGZRX6rtdVTiHkeeE74+S5hLaaEacV4gLs0XnU3529W61G",
-	"szv26yla1KWK+1UTtjZv/XNJczRQq4d2SLfwuxbsRfiWeqLRawJBnc3x9U9KU/5lc5Gtjvji0+KUimFU",
-	"ra2GPGO6Tu9xGReAQ5ZSCJdDnNJdQ9TfWuKVa2kaCYKENauoH5qMsi1bMKeAaFk/dqCJKOdjphIyWFvH",
-	"Y0U1w7TfRoQzzB6tTiZOyLeAjSAFp/lmJInVOF3lFsJAWgM1piqZBB7rOWGIkbGuDpvmRDYd3NuFCKe9",
-	"F8TEym93TpzapOhynwOChNr/dLMymNpKiYDZ03PQgnIZB1xB5ErdoCXTXsF57WyF6M4FXqgdslM/BxTF",
-	"JtCJejYn/T/+IW5VVS3/Np2MXfOlexQToNo4g5pClBcLoXw+SxsOR9A05tmG3uVb4Mz3ftlRa6P09SZx",
-	"rRAIoQlTPf50EMAEPP3m2WBz0dC2Wu0Hl2iHTtHB4CS65vs9KuqglO7MXvkpAAkgwL5VmOp+q+hmabz9",
-	"KNknRa2RImiPHwluc8la4MR1b227u5c1ybd5RHchFV9rHaWBCFjFbgWRcdyP5nzix/hZaxJDujnZ7kuv",
-	"/F8thYN+m9qOJF4KX+RU7G50AlveagXCkNFpKFlIHZOJm5CG5lIwkIDWctNJcCvXutl4Yx+eBK0t7v7/",
-	"BBAf/MnWEp4ba23WRTw+J6/O89wVZnkX77rfT+9dx1j+PqsqqKLzDah+rQhswakWMIu9t0a1b8lumoxf",
-	"/b4O8hVgPZ4lMRC9hAT5wu2weuX+C1/MljElj6czokqoYLpz+KzUIcZb5UNH4+YxbG3nO683I/FFfHX/",
-	"tRlAbeDhBydYnUqgqlVEtUbNm644NjbMdgwD3zAs+6gWjI5d7ESMW+GK86JE7N4ZBUtqzWQMfrVpId6p",
-	"ueId/BC2q2l4Bz8EU6XZnIsPU0U9kInd/w9pLnWp4lkM/rUt3HpPz13FcKNFid5L8uChzEwxPZN5tnWU",
-	"c7c3t/Uv2p2IboaN8Tcd1XrOdT0WrXOs1aYc6+tynPMUKuejyIcUv+F7dBTyg8VrgFalfD1+dKkwPbtQ",
-	"HSvGLIVRvi1HmTt4C0RmbYPxkCriS3rndJdMLsQZsUOhaMWWRK6SE2EeMuK0Tsudtr00igEila7KU9rW",
-	"DXVImN69qVrKHkdVIwV6MzISqDo7I9SVn2EOOyY8VJUOqnQV+y3xO0e5OoZrifSnG0nCUV7WQDgYbOh0",
-	"oxslJ9EnfYHFBZSG7fB8E0Nn88M6bAgcy4YrrEKL37rUMcjAZBlZYuvHzeMHvpgdZhPgZ297OKahvHMp",
-	"shcyi6UdbkqCVqs/ra58m2IUv9e13GmO+FN0uugj3t11hCGnqNIDX1VxhbrNLbbIh17W6FxqmiTPWiwy",
-	"F0qIg2e5/PYF1S7sceawEa0KM5NWwCsGTR7iDrq/Sb6n/hovhb2E5EzpuxP4eXE/rXh9p51gG9apBGc6",
-	"PHIA/f5BPYQk0Ohgf/cRg+iAXLmiQR/Dgh3zTszY3myy3nHiwe6Fr48ASqwTWuROtFCUC+b6KAbg29aI",
-	"l2vr4ivL2k5frX0Mhp0fZB1+CevZc67hTe2n4X/mk7pbH3jNxV0LCYDgJYpNuTZMYfFa3asZSjZ4nkNk",
-	"ceMcIpv6Q4C4snNooWISbVXFlwA9vOppiW77CnU1tmtlczyvab4kXF6c0HDb2tubg1/xlqm5bqsGsBYQ",
-	"SpyMDDtXhE4VY96nAr8kHhz+WvF7mi7Jtcx5uhx2+uSdW559fsyI1U7iLMiR63VQsRFJCINypAQ8DaU2",
-	"hNn7FhQSHfifa5LJuozyYLWtfLwAJCigbr766uYteXr0zTeHR4TmxYweHiPhdZ2l6n7oKzTXi1w3QeBs",
-	"LWLJgwqvTYRZVYIF7HnrNPaqkKkwdhpP7nDv9y/mwHpMh6fZSr1VX+hYghD0MvD+5SCmiK3oHf16TfiM",
-	"+ItIuieDQdBpPkI70eqh1abDe/VZa/76p9YNqfHHWvekdu9sm/Qa92l1LuDLvbq936uffYY3B7GzX2Dd",
-	"NaL/F355kS9vQnOg9fWB8F55/+AhyfzvmGbbO9FEOPd2TrL7w1HuIGOB66CDGLbutTsHigFUoPkwj/Mr",
-	"Kpkzl0hsZgyTSKsBoFB+KKTiUy5oTnTBUj5xTTWR3+vgaYDtIeMlDNo7IyN04o2IYXmuqzrRZkKRLsd2",
-	"9mP0EJZmJpX3XDWgyWLekhvXQuy1nF56mfXp2F6NbQzVlh/YoirahfK/l1yxifxIpCCvuSg/7tG+kBcb",
-	"3e3No9SQp/+Bi6TS/FiWYOOrDz49Iakkv+9pBiB6rjTxgx3DjjAUZiE/TGhqpPrABB3n9sHgs4xr96E9",
-	"vnqs6ggSqNqxZ8qyZCjArwBwBlqTrmALYhehyZwuCS0KRtUZ9vMaBYta74e2PtU2P/f5NI68FnNCA9qY",
-	"80SHexq73zdh/67W+/31Voz+HF1TC0rDJ5RoBOl3q4vm2rIYrN9BPIY5veMO7NeVg8cV3f2uR061uWFM",
-	"7DPtfUkmTOcP3gdzCkerNyROTMZroO2VynursivzrQZomYHJWbYCWb2CpIrPPAYcuB86OrUgErU33NiD",
-	"MMRumgDA7YZgFQjeWkGeU/HDun3xx0HyCaDG9oEqD6NRhAStQUFV746CYSo0MWh92euTqo9WoLNjhvvJ",
-	"YHCGHSEBZxKBbep3Udc51fXesg9SgMld6cZZOxvckw5meYdM1CruV+1Zc0viB8aK90UkYQ9wdaJI1++h",
-	"zWjll/Ecyakpqy6u3ZhIu2+21cFaz7B9XVsbDkYQwQFvAQ89gsThnIwaz8lnHmwurW0qoK0O1QMd+BYa",
-	"77FkRsX6dHZxNPzcujk3hsZA1ut88/XJqjJQYjedPOlev725JQ5hUhtWHJZFbweXZ/326KlCPuEu9pnP",
-	"Wmwu4HhgLfFvBgNIuqepsQoBOpAVnzuKDTb0ZAeTBt4Un2xgTO3RhmwXkP+6J6+7EFVv431R/j+hd9b+",
-	"qo2V82Bgtmod8O0+Q26O5hQ5Z5tCiO4JF7TTTfj4MD62U4pK46TrPBVL/B/a0Qjh632kbv2DxthJwBSj",
-	"RZMBRdV7s5ViP0v7EFMHFndSgJp3ZmsU3UFbupdsXdJ65oDDNfFBzU3A3HYssNA+i0NqbaKflEve6kO+",
-	"XfMT15EsD2dyJ+RCbOwZG6+RtpymAgDZA781GsN7CYGkKnwIxcVccMNpnhDWn/bJsHOeUfK6P+z0H5qe",
-	"7u5ODZHp8tVhvT9tPpR4ps5qfHsnIm+UHGwh8cYLtkyx5cY+dI4bkG0fOtnPBzn7qaCvn6kaAhnyLplp",
-	"NSu/2oje6ksptlRQrNd5xHuE7Ig9GQ7XjlbYdkCbZPInl61E928nXLdbecfEO6YLKWKdQxomzo6nb0fc",
-	"fsb42DYT5XYhX4JL8AV6BL9kd/SfN83nUnyG6Wx8ww0zZcTolKawNs77GBq+lWju+9MnT8j7d69B/f3z",
-	"O7TYIG0wnqOhLlqNPf9rKAK5/uE7xB6DvI8SzoRkXLHU5Et4RBBoYkAQIipencVSxSKWx3Oq2dNjgl9D",
-	"OHBZMESCcb0yt6f9urGTcJ+q9cUo7D2gZbzXGyLyYy7XI7dbwtVbw7y7x4N3DfFWWTsh0e1I1++LqaLZ",
-	"5m3gOwRRN5buJahVOSc+F1OrbkFGsP03hFkgyiOqyO+q8f4sukMqGnuqgzkJwVhO4t4hVR1I+DQUyPeb",
-	"WvU8vCbP4RpFCkEr6KMFzXNm6h7822rQ2sqKHG0/OPNipblGE6i2msV3zz+TsVypMvXYNKP/3f3VT+U8",
-	"2kyaMb1yQi3b4hyK20SxpYOX7tGfk86M6pesUSsSRhkqj+/z+ni3z4Trqzlm/FDT1oKp2aIp0nOvWTTM",
-	"dVVPHA+IfFpB+3oxIxgl8p7lNGWdTayt/snvT07+8IfB4NvB4Oj46R65iVbW+TZ8YYoikYLIUhGMG1dU",
-	"2troBX705L16+o9v/jw/Gv9lcH88++vi2/Tk7vV5/2/FdJecumADXpz/4fvjP0eRtjzX2pjZJrEA9qEN",
-	"swKtbIWhYMgUg4Pd//HjbUKOnpE5F6VhunfmMZwQ6omLKvSsnMao+w0QY4gbOuzi0TkwXf4PiNCfkueM",
-	"KqbIsBwMnqbwQvgnGwVxx9SqD1OB8CAIje8ikClVikM/nzYsZEjCe7Ot+7p9yNU+atIddoBYzLDTI1qS",
-	"CVW7cU3TVAPb4IE+oUmZ5cd1HivQSKDJN1qYhYAEXmLE2Ex8axw3rJlWsprsuMJ5Iqv+qUU0vqy55yqQ",
-	"gUv1wEJG3x3TIdCgo9E+gYms3SmDxs26l0CLnDp6PZbyzpIeFCgMRVcqqMzoVRGXJUllmWcgh8aQepad",
-	"1hmyoGPomYPUg/rmAFI1IYLdMwVE/A+mZAJel5Hb4lFCRmt7bD+MbPIIf2k32gXJqBkKWCBVzHmakKrs",
-	"anDpEDQR0m3RkmF7WsVoDrPRZMaUy1tZrTFZUVtjYubouFXk7Swct0iyb1prmFuuaDC7Z7sk5X4yscfo",
-	"tU4l2yP80MJdrBJmaCPPYg2sMomoaXug4FXjPW/TEW+DkG2saS/i4KzWDePdu+dsoS2lShFWgX62yuEJ",
-	"a5mwFXhZmTMEPlud3pnHf8L77QvY+i2v+LGCbItENsp0VjXJY6yCzUPwu50OZxOwnxQXM8rFeXsT5j2g",
-	"TUi3+ldQ9dOG4poyfs/0LmCiXEPVf+KRLP7z//rfsV1vz93fD7WUO6zSH1+8O7Ra3fnzixejXkJorkE9",
-	"A1w7+6BvhTFhlg6cUHBApjtAm4bjx6cOhu1+yIG7ueRqJlKrw+bjK6pnLTkWiIQY1l53q8bXW8+61Fkr",
-	"XOEuRdguhxuMWEA4tKbkeSsoZ1SRicKReihAR4qrQ9dXx3O4QLUJT6favNULVa89KM+ub/xm/h6PTqzU",
-	"0+3k+A9kxjZ3fzj85ul9lljiF2oAuK1XX7DqPfv0JQ88kN0DMeF7dugAGHvF+mHtkpfQRFgA7c7ukZU+",
-	"+6UlLBqqy64E27oNzSj4tj2Qhu2HXeJhkwDSATCXSXdRVRD1dpI+rfqDFeUgSnYapiqa3YjzVO/MjpJx",
-	"qwRG/R4ME/f0J8lgryy1b0UYfU6q9ChIhcGl263n6cyqAiP3kRXJLph89N/I78nvjvqDAaA9zaU25HfH",
-	"VjfvtUSY12RI5Pw9ZB1oBAue59YyA/ghI1dIIcg02pLq5k4y2JQdCHeHlMuIYi9Bt99DtT8jOaP34Mqw",
-	"2+8Ln/xMCc1d+e+2oFWgca5ETG4vEnL57uJ4QKQit/Yfu6Ta7XFaRmK/1ZW1+I8BWGi3DLvw2PyCNp/V",
-	"w4O1GGwCS/DGskJnGIMn6rzEfgn410vPbv/Hj7eOmubgzoFvazqcGVOgf1zecebH4Hbb8CPv5DntpPeu",
-	"IqH+NS3498yKIrCiJ3Jjge2r29tr8K7JCanaW/QJZLpX7TB9yjsX09wH3bxwP7++QqfHd3IofFMLWvAn",
-	"tOBTJnpVkeh778HDonQmmKJVs3Ju+kMxFBdS3DNhoH0ginB7cbD6ZiLzXC70qX3ukPyPm7c/gMAXgOTb",
-	"J28QtUpH4aqOEIpv2Ok5vwuhDtyzbwe7VEoq7Io3+ufQh7KHnVMy7PT7/WHn5xF2xhzBk6PeWSPjD15q",
-	"9RoAJp8zutr91L7jxyBbEzYppQJgMAA2w1okGTV0TDUjXUoUAwDyhFCSKqpn1pIR4W4AKLJgLNNDQeyF",
-	"wcwpTZ4NnrpOdO+YUcvD84lh6pQ8HVUH4ad9UJ23XcFYcTbJl43uSnbo65zZORm1dG3u7KaTubSE0T8g",
-	"PziUZ0Bdy6xFzzU2bxizGRfZKbSXm8/tyxk3M6bsoDNaAMoRsYetWL60nAVALQyqcAgWXjAKUTtu6mxs",
-	"aLw3usrYvJB2w5eH37MlFH5pOmF2cHwNWdAlbPyFe3vlTXYAtaO/HFYbcHgNUOdSuJaA01yOaU4K96mn",
-	"ddBX2T2AJ83Y0r4MFpKxrE9u0C2NKOje2WgnO2M0Y8pqDpR8d3nr8nax1MmTcEAXAMNth+66I+mREhK9",
-	"scSEZmQuM5ZrMrOsMqXldGZIWeAOcXNGaD3vMVtKN3oupwca5mLHrrG+wfxlNOuTqwk6NWFcexj12HY5",
-	"HhDR7yPxmC6ZJc0FXdqF2LHnVFntq7G/N4bm7BTqwEcJ0dJO0tIgXsaxYvROkzFLaamZ/U5JV7cLb8nl",
-	"AmjxXEixnMtS+9x/7QawyzmtlsLA+4Au/gwvOPCS67c3twm5fn8LW359fnvxygFsQkrBOlG5wbr26h1Z",
-	"cXT87Bm555pbeXx+c3F1ZWdVZzDbvX//HhsLUTKVMiPpTPKU9SxHddDBjboFQskdWxJVitozgTeZcCCC",
-	"O1a4BpYeEPP4hMxkqbRlE1ULkkDVl6qBqY4vO8DDtlM6xUIJIF4PIYM3u1I66h/JhYCGh6pCcK9z5J2L",
-	"BBrCYKTdkzxQATMzCbV6ZpaQv5f2AOwKxzJbrtxmuwM4Ax8zwSYfuA/2WTtg43hewXlbaoJBsWgDcIUs",
-	"N8LdrsbGjXaFIH73edXhGb8/OT4+A6QNy3Tq3Hr7Zjw2S4jGKpQOpp5MmdHkZPBtQqRKCJ/YfQVuDjcC",
-	"3+budKGkldFJDSBdb3+Nm4LvsabahAtM6kSqR84e8IhJ1efUKrOk++zjRxS0J8ffohyz99fSDlw2ZSWB",
-	"O6C5Iza73zD892ypAWjKfi+doLe86ZALj1qjfC3N6vXzEJtOsNeA0XZk+00lsUC+Bx01IVwHYRaMy8FL",
-	"wSGH0gu6W44Aa2Hka0FHifvc98ZEdj0U2O6LKIZZQmSSy0WleQjMSSJmphgjr4wp3op86WJ++pSMKh1q",
-	"ZO/U0bNDDE0S/HAoII7YS+BBxSaK6dmIdC1hk1EQ1fVfJURJqBmtHRGlZjgdO4QviMRaY6NKbVh2iJ/6",
-	"SCRcAH3HCzz2qrMtrB6b5SakyEsNI1Zls386GmEUCy2G5VCg2gfvtrtgiUBIl/2UELTPcmtRwiMZZ66g",
-	"prFWLb0Gh87WBXZdGwpAprHPQFAVuslZUQgJyrRuj+sI+GRwlFSqIM1zbU8Wfu6qN0d4F4B8LM1yps/s",
-	"xUJ2kFuxUQ9VG7uACWL3AKSpI+y1iDEUpMJRVo6p1UAz2SeiPBS+wLwrpN+HUxShjcn0ULW9effy1IqZ",
-	"UlhFpdqcbiWVEhRJCXlx+fry9pL85//6v5FmrNLgaCyXU1maUS8sQYK2G0PhKAch+OXc2ZCQlrAQLjWB",
-	"dEdv4R8jh6Hi7q8zBt6/e32gE2heP7ph6eFLZtLZ4Q037BS46SGOMjojQQs/dzBOjsIuv5LajKz0gMeR",
-	"8kHpGorRXw6dYcyyQ3uNT8lf3ry2l9J9PDqrgf9dSV+TTw+ekmHnQkmtD6G3tdtISzHw2LDTd4d2iBkH",
-	"ga7AMiJQPYQzeSdzYAAfD9NKU0FP+QjurtXMa5XbWlyu+Q13undCmJhIleJdrxn0UIyX2AUCEHGIgfvY",
-	"dYkjWZkagB7VB1B6rvH73ikZ4UGMcHS4qUiiZ2QkF+IcZe8IbIEmkz4bitE9ZwsIZVs+5igeAPh04prC",
-	"++I1qSxPh0S1MzJC6QmbYTmsS/bAkZKhwPYq7t16hN2e5lz0rfJf67Gn9lL2yY/KChK7LPvB075V2kAU",
-	"uqA82uD2uxN7S1fQFLxQfeq1I2+spFIYykHuDut0lGHH5WlwA9GZ2qI5v74KALR9/0SH2UsL3jntPO0P",
-	"+k8BltXMwGR/MqbZFK33KUZGq8O/yjqnnZxr8xwfgSYMaE7Y544HA1exZ1z9NS2K3Im5J39zsTh0lO7e",
-	"XAViCWDGR0Dp7QO6b1f0DF8eG7Oa5JMrYZgSNAcDtuGz6Jz+z5+Sji7nc6qWndPOGwSBxRfA1QWSh8tA",
-	"9Z2lJVnjZ9nNp1ONFYPzeSnsiD8lnfUr1TntIHXD25+4vXoyoX8PNjySagxHAFHm0YT+vb+k83wEHWyk",
-	"ypjqkxHKhFdmnjv8D5GBUtu4kcgN31B1l8mFSIYC6EvRBXl1++Y1yZQsCgB/kI7pAJM2knChmTJ9MtIQ",
-	"AoRXmGb5pRdKVLGhKHKaMitqmcJmdlUTfuDMOR2zvE8urJoITAGhK1HjAPkQLJhl3GAKCc6XO7vf2mJI",
-	"+E0CnTJzgdv6kv79MWk0eEsLfb48//NjEKcbmnSBpYOfCLqTuBOozr5x2r0GkeLy9yHRmVwccnO4kOqu",
-	"nTnUe/9KLq7Mj/Dw4x9B8LKWk9CGFTq4MI90KvAaq1gNOzO5AJeNndWw88DNL+iU6Sf/1Hk5/bmVUYzw",
-	"KVTS7KOoo/XnWaXrBdfKDZ20kMsK4/CMYihCTtG3AowcXIMTQ0KbCpEdODNpSZz1l5fTzff02mFjU0Xn",
-	"zDBlt8l5eq1Yqv28dqhO6N/GZKyaVrak+P/80+PT4jVCd0SpEEOxPyedk8HJdtL7QZqXdkMfgVbPoVEq",
-	"T9H/1C0QuvAQFbWE5DxlQrPEKs6H4N8A8xf70NVUZE1dlj2UsTjQ3x14ique/QIMxb8pco6v5MJKRPRY",
-	"u7k/Fjt5xfKCXDD7G3djaWqI7zT7sG03jM531jnsw6h09J0Pf00TQKe61ZrQ9xKoABVG5lCADgDi37ty",
-	"0MEJnnHwEqRUZVgBhW/okxGUObnOneBwAN5k1RM7GjCboZgZUwBI7hkZ8VRik07ooDYhlEz4R5YRzaC9",
-	"NdowzgbPFF3ozfzp1m7V4xMdvKaFc8ABPBKV2bGrg+jirvvUfh243atrrxgcLqb0fvr1D3Dj2y++f+iB",
-	"279TbsuFyw1fz2dZO5NqYmS8BHp6jMOpX+JdxVyRq5u34Pryviqa59YehI+Co6izxnY5jIzdP0lzmd61",
-	"coQr0XB34F21ygFPMSCDFwoCJOhzwTak6R1q6yOa3VORshfs/sJ+OgJn2Vzeg/K/oCpDf7WcTOwt5Rqd",
-	"/ryhhTgP8oG2nEaqJXjxIUaoCTWQtO2CZtpa0AEoEPzcxRM1RtZQO3FDMk26F6+vfJQOGv54JH34cc+D",
-	"6uoZhZqJPrkS3o/h8ZuULA2rwf3ZR8itPxmcQHbhGnX7vXhM3lK9o4WxwBF9FTrJLRae+nUeaEc+6LVd",
-	"kAlVrheZNu6rGdW+s64h3ZA+pciXIWcKvtt6IZJOIXXkCpxnma7oeOS9hvV0DrSn3mZjtyruAR5k6hrg",
-	"u2zasHG+xtZgrE9u7TXCqN7UUtOYpnenhLoiCd+r2oq+UhRUabSisxLpq1LWpB3g6TfPBiSjS2v+OGSw",
-	"h9Luyl1e191jNFE/8iQIYkGSxk9VUupzmS0/O+2f43TxCjSNh59/6avnGr+C9iTvvXWww8V6Tivol0+5",
-	"vCeDb7f/4EKKSc4xWejk+Hj7D94LR+yWHi+hUchjOOes1DAt7MJJk8/HDrx89HWwrV7RF+z+DRabPb6q",
-	"4t514/ZkB40FmtpRno/lx6+C3V9CNE+TheLG1H0Kw1Nz0wVg28rX+jgH++SfPPt5kyZaH+52N4VL29/B",
-	"SXH8pZ0UfhltBIKBhq+CQN6Kqpzaea8itPF5qQFF8RMI7LgEyAADtU01vqZTbPoPKRzaTRV7kWDrJ65J",
-	"dzRlxo3pqkL0qHdKRjmfczNK6noBn4AyFOCcwabb1givKw5GrlAScuhHVQMoTP1vsWXX1qP3Fts+P6zz",
-	"c7L1WeydhfURuz7+2m5F51Hpv14+FoFE7oGlO9j5CmuVlQ+Qy0e7SE3qwu3Myean23/0UqoxzzImHnL1",
-	"qssWkEWjnxgW7XVxfi7MYG+H7iVE5lnFlROfywadenzNjLuGeK1ab6Bi95wt4Dx04x5mVM/GkiKEUKuf",
-	"ar3s0tUAMAGw92iqvr+9sEowkcLle2g5Zz5r0+Vhdu3VG4qgFq7nW/VjRpacOA09a2jt46XT3wRa6Uuy",
-	"YIr5yj/v+qoi8JhAtbbLzQ1tucUvqi15TCFRvaRFTFQH0/9kGn8wxYIGTfMcXKPVhCAP0SCheugbv/G7",
-	"U2SdZdCkR+Tbh77zMVQ1RE1FVLbwKfI3OUa7CnyWYPtZkrQGGtLmhC2cs0Gf+TaBxuTOR1kvsmRDEdId",
-	"NVWqEFTb13kZDo6bdAWUFzucGKD2BYWRwBpNnfMIcCQg93AlhxAgpjE3BzFeqzbHUDN/6pJ50VL1v6Vi",
-	"iQmIERLGib3BS/QQWRQ1IR/pPkSw1SMXA2qPEPcWHu8/gP//Cmyz6iJeW67qap4qWg3JFPx/PicUnZiW",
-	"NWfQsFzIxYPvJcv5lI957q5kq6TAOhq8c0F2MDgFyZzeMW0J2gP2rGL5YIi9KokfCt8KE8fFRKAxs/cJ",
-	"J5QzwJTgkFeNwXnftJIwu5Gn5Nh1WxqKkf/NKZnQXLuUXkpGWHw7IppC8mpVTDbnWkNhx4ErToB5L8lS",
-	"lgp7hQwF6o5urfZGHiTEP14WuaQZPl6txBe7aBL96V9lqYJ1109TxdzSUZizrE/+KktEmYEhqgRfbDZT",
-	"AQtsHBbEqK/M75PmzBFPBLjW+mR7LfIT7/BlQDCfrgQ/vp4azjPKcSADNcgBpZ6wUe/gE0tvCVnMlvYf",
-	"/V+TRhourpnlB8vES1uR19z1bH4QH5kyc1vjBLxCFbCVo1g7QckFKeyMoO7KSsZ5UNldcUPfC7Sr5h8q",
-	"TAX3sO6dkqCGgYpQxlu1OiyOpc2G8ROGdVJyYVVTbrBUoRSZ27fwYUgNxZBQL0FFobF7WB8KdTsLB63s",
-	"ukGNUP0dJfXI4RwPNAlHhsTIv5X1/Ku2ndDD0SoU1T55jYELDBcDEBCaHAh5QrgJdqehM4et0OvqITqv",
-	"be8KvH8oLMuReF59MnKK4cilxKNAqCbVqp6HXqizoRiBo26EGa6Bveh1LymYrn7kP0TdnlxTUJQUI2lp",
-	"nOtAM3NqbX6tfdugytzHGDbaVzrwFLgwg30SrQdw+5/5JiAeZgBNmhpngJwTHKLZk5pnrmvkHasjBXE2",
-	"GrkmcccYlLwEhZroENjHG5bERwK3SWOgjE1omRuE7JzTj1h3DmlAVRX6UaRryWOy8TeOqDYmBTkzpWII",
-	"GJ3cQFVf1BnxeQ21JqPUSbV6WkClp19meNcezNdrXnU4W2PqLSqCfbqVtL8iFcHOc1OKdKCIfy3GejCl",
-	"5LEO+sk/639fbfbsX4UKxJ5GaP2OF7t4Ob80YWwnioeohF8oPNAICAT6StfpO642D4T0GaECHSu5ZuRk",
-	"cNJ7ME0VORW6VQnEmlqECMV+Xo5fp9TQXE7B0eJhTjwiiPOYrvXW8u255GQo7OIMU3NtzR4qUFnIqKGn",
-	"zoQ22HxaMf8z5pyNTa3ujjFXPuces0ODm2JOM9QQN8EGcEHe35BM5jlVGsqFRvbF76hxqX8zRhQ1bCXl",
-	"wT6Dtq7VjpeMKtId9AeDk4HLScCMBFLY//vdoG8/F0Pxu6PBgFBTuc56fTKihRrV2AuQm0aFKGnONcvw",
-	"3VZ9ZCoFfbOaHvmPfydPv3lGngwtSc1f2Df9x7+To8EAahMBhA4L9tm9Cz8upF8+uukyroucLvtk5JI1",
-	"RpjO7fI+1FxbzUrJcjqr1m9pwMo5d9QIc3JKvA4NMDAOiOY//p3Ue7k2o6EHY3frQiCzxgC/J5VmDsr7",
-	"yO+bXewoyCyo6QEaeCqjMdkKaUjTJdoDfv54LI2jP6tNd/BgkELJOdfMwQthuEpxRMSgYklStSyMJAA+",
-	"FlMic64NEPZjOrLtCzYJx+De6sfKroTBiZxMmOsE7zH7dBKm9XkeAEeyO9OKRC//7gGjogzrx4qAHaU2",
-	"XkxCcnZkNgo51Yyld5CbW/vMXAlvwHOm4NkL3gHKuiv8XgvX9BJfWtsw6bRhhS/7YR8pdD2oqLRCDwCE",
-	"pzH7lAtGjETDaKcLBvFWDP7oc3zKm8k4CYb+lto9KKyteYtJxhUCrmYVFC+kb2K6lVOLqeJmNmeGp4E5",
-	"v9GRhYFMadhu5lfQiXGn9IQ/7m6PVciEOw0cA///UmFfu1st/ACuzlce6v1Fff0/rruNgN97bDWAxQER",
-	"gpeioMuk8s6CU8JqHQ/WyYD7HLrftgbhXoF3x3OxGtijdsutRY6xcilcnktAtlSewcqSoagdbDEe6gEF",
-	"moLXKWKWg0GwDEqRvU4GMrg/FNAp17MQApn2f2Opq7T+aM7WwGUrSAQhF6j8uRpVyz375GQwGArv8Ncs",
-	"t2OtOP1yKvoHdVtP+OCsqj3Gz1oiIkOBu1XBqTYDIljp7TKKIHYeidf0zsjJ8bHfdzyqoZCl0Txj6yIE",
-	"ij3GVfrf2vl1D66ELicTngIUh/v4lPwOka8EDw79wGqXjea6vKEot3bkrRrwHuieQ2bAkldo/g1i1PXP",
-	"xaBpsk9jXcKtjs2b/MrJHx/C5ZrMWJ5F46vNjsdfa2ZuS2PmL5ygu91QdklT6wbzVysdvmTo+OR4h5fd",
-	"SvmGiuU7n4TxOcTQub6rNemY+PkcEsaAi7Kf6vtWZfrdywtycvTHAbm4+bdTQj1UlpILiIMMO28LBmgN",
-	"jhENOxCr6caZF8rJoRhZSTXqJT5iATa0c1wSbth8NfMKAsXDzkUu9drL+gSHQzyZkZEjMOIwHcownZCx",
-	"NDPCRZqXGcvOKrbvfua6RRhWh8q1T7ByGE52SjX0KbwCg0eaGJlZ+/mWfTQkZXnuQa2ILqBmaMaY159V",
-	"KbDsbyLVvMzpUHThbRD0BjCeP40SMvq9/b9D+3//fZQQQ8dWJEDLEjr1iVo9LEBUDKv+8NcHoxZN+sav",
-	"bm9m6fzDL5Wc7+L9c4/fyl3cf4Z9NE8c7dXcbFVnbql1dwtKXJs4agxNZ3CAqMdYcWulacEUl4D9ipQL",
-	"c3HViIcvuPYQelsm8WuKRpzbuxpQdOWuawQoEI8Ct+fBvKTpin7i1CXQW8uWTBWrRfjL5lW7OhHRKgBI",
-	"2oFOW2BeIuof3ZgJnAxF09/lbF+HyxfVK30epeUV1SzAHHfI+lbJ/HYoDgArNVAsrb5Ec3vJly6Wmx0g",
-	"+qMrq7MfWjULFUApLLdzWHsuXB67r27zvqDP/ksmmr1x7UMjF/u86sTxJZWJf8WiopoVODuLVkHIMLoQ",
-	"SXn+DCnNK7yAUZUvDxWzNOYZbWv6WqG4SHlBc0A2w6JAf4/XtImzwBsfcA2pJowbxPtu3qwC53xpZ/Su",
-	"ntDDrtdjXpbVmbaF13FdXzDQ9eu6BeDS8UF44V3iwU2w8qfy5iDRgQILobdPjK/VJbZNIrQ3gc3hZP+l",
-	"GPsOtFqlD9d5WJb1BDf2NwKOEvCly8uNEW5CpvzeUnZZYPMj5IQPpt92js6FNqpMPTOPanhVqKGLpWKQ",
-	"t9TDqFvN5BHIADm3aGXzQzFSDKcwqswzIthixUdbj+uDGmGgNangngC4uKlNgopXA/QG486odkmCzkNW",
-	"5erGU/99r7irYJN+kWv++T1akaV9tV6tUE1HvHSrulfz/sIurn9p5nQxk1IzDFxinZkO713Aic4qZ6NU",
-	"5HyVmenPzqjwqm60QrH0AOEkkXoRp6kyDmXDR458gmLuhDPU1vVMfO8vbcB9fgbwbmVdv9Dt32BC+u4t",
-	"X70L+1+aI+ApRI3OM9e8Ic8qh7a9ehC+yz67RQodKsyTlIosZ+0ZbjfY3QI8TZSkNJ0x78S1SuoU8iqg",
-	"xtGhfzONDzs4bcsGOIDAdTHRvu56TcbLSvvpkxE2KMQEjJzfs1EN4AS564CsrvWkzMmEGayCUsxlb2hD",
-	"c/+LeiLQxWPMmIBmAVAuhd4yWDO4ic3MMmg5ISOq306gW6bIyCjoADNqFlCC0gMNO2BcOxOstPTD9vpV",
-	"Qxhw1OW5g4amUIHs8K9hU+reYY3hq7H65PL9u/c3L3xo8rJUsmBUACigojl5TsUd1L/yfFmXYUBaHMYP",
-	"CuiDpu7s0Pbt3VH1FDgFT4ksmCB/IjM+nZE/kVwuyJ8IgF33zsjz24v3Ny9uMTXQpXSxjxjErF7rlp3U",
-	"J2VfjGUUdvA+uVY8ddvdzC/UfXKNZILo6DE84Ch01hsg3gtHuzslv+jlfCzzjRkqvvkVbnon6bj1R/td",
-	"rdcD5cvmjsCCsTtMH1oor0+KW05xDx0BI5UMnaOsk1SzOor23XpUf2Rjl1tBZexDBxqPL6sXL3y1J9xG",
-	"wfQnFi5sSLB7AdtdIHm5Zso4nyT0jacz5pLYZnJRZ2u4jMaAieJvd8q2mzNDN6WVv7HfP6qgNzR2JDdY",
-	"zWOnl1H7yGfParx24P2WhBMyLnmeVTkToB+Ke66kqMMrVY1RuNN2+rvsc0GXoAA/cVknG0TVrc8hnILx",
-	"6uvAqh+S7sXry/N3/3Z5c/vhxeX125ur2w/nL168u7y5ubzpATq0/znmICJW9FCcC0xkxSwM7KhX58eI",
-	"qkTYdTMbVzVocUsYwaLggfNqUY8K+hO+a2NCrJ/OY2TD/jhjCtDkoROJg9IHSFbXZaLuWeypxB/+fpTi",
-	"8kiv8W8wcahJIw2iLxTLrPFb5Yh1raylqSlpDvIUOodmUFA3p0uS8cnEo+ibutEqRBOznrOHfCpsS0/4",
-	"2oJC/FS0mjB+Vtc5rgfPhqLKN6W6rm2ss8RY5jIIoBwCgfkhT7uQmubYsxVbnrneNH7VQ4HrcnrbYq25",
-	"eMbSnCrEOJpL0Jko6mVG5kxh5pUTWuSI/LcetN/SQ1GnapmZlQEyz+oHf3c0SAaDQX8w6CVhalMKh8Iy",
-	"smSunVnVC4wcD45d04JgZT6lAOOKoBm7XXNInyMhDXT1QBegNWqT0Kp1N9x1za3mXOTUTKSaW9HGnPa4",
-	"Mnm/AFcveXzcJ5jDB4gYQ+GqWNG5xlUY3USMRsTU5pUxPbd7HNTMdk+Oj6O17I4A3NX+WvO8Lhqz/PpM",
-	"4gt/jYDfHQ+OP1/pgaPOC8Usc4i9/Adob1PjzALhIIQ26UL/fc9J+/MsIcPODbMn6HsxZqXhTA87vdPg",
-	"9niSg9tzFt4SbHbo8XThXdgWxyE8+2ZteH+c+0ZDGyTkL7rqQDm6fntzS574oTWA5/m8hpEl7JFzL0HO",
-	"zW/ehl/Q/4gEHtTQg6EFLNaBAChlZdw298JWSbzuYKjlMdyB9kTtd9Bb0V4F7wL1k20DUnAiwNRl6OTq",
-	"BdElqBRDMXpxeX34h++f/vnw27+8OXbtTFfUwapia02zqzC7nEjQlT0PCcSVfMJ7g1fJsePGlvZJLVXG",
-	"zBrWYVtwN52hCJTSN1c/eMU0sSKmPxgEPpKzuoG4T1vya7EaZS2EoJau1mkObtdfa5/FF/QPejDRStpb",
-	"RQf8Jr4fOQ2U6qHAjsHAgByMYYWV0H0WenTOKmyCemLdYeevssThn1UDDEUbsEOf/Of/+n+GnV5jryuh",
-	"yvrkRaT3J2Q6rnf/1MTIKWKKWLscEspZBg4SQBXpPh3AH0cD75/qORgx5XroDYXf7+7TwdrDp6Sg2jiE",
-	"Z7vcb9dbEI/6xPtTDL1jEIM7sh+dYrmPOExnlNeJ8M7tA1opfNQnL6Uiz28vYGqXt698tYHrV4u2MLGa",
-	"dkJGUlzY4c49JVjrd16mM7vh0BAQiabh3a8qOrHjKcsaFVX/L2mO2Sfn4S0cihnVMyChMWDSZA6hLFVS",
-	"64ZWdRroveE9hgFmgQI8ZkwMhR2rf9AnXmi2oTR1TwZP4woTMKGvXV8KJ/kLqUt+i7akxLvL+1s+/FeQ",
-	"D38DbmVqyFKWcK29r9bIUPLjFdlHqK+GEiuR7oIXh27sjdi42nWtr9FUoSsmNJUOM9l7DggHC8fHS4em",
-	"f+qhb3x2g2WkAaRNpSugSAxAc0k3BNHBOtNKaHk9WVbdkK10c23JQc7ASL4gtpo70TM+MV7l9oU5oVzF",
-	"MiGzgGpoNRT6jmOzrPPqqeqN0Cjf2epFwajSAXppv0L45Ro8l3MqliBtoUoIesRDL/SqmAjgfTbi/3rs",
-	"4f+K4L9u7b8h/zZc6Kta3GeD/X2IyYDm43YPnnPtVFAUmLEA2He1XmNVjYG1JfzTviQS+oYHv5vU1i42",
-	"Cq99cus58njNuQnKJ0ElXc2ccFqUh+Fi9xCwbEuigLnj0AE6gOcbXbeCXphrMRROZY7dfFzNV672vAsn",
-	"+VvixG+ujI2JE+4ynEWdxo/oxrBfOI50A6kKT/4ZGC6bUKbWfrn3RQwA974mqKkttkLTRvjVgExV3HZf",
-	"hKn99WnvQt0Y05zIUh2yJdNOA93POewLrbRLy6CTyVA4NzO+H+q8whgKNGl2/txVgW+F1bMB4BeA8u20",
-	"aMF0MhTegVCFe8DjDM3h29TSagceEwfIvWRT6DNU9n4dmlu1dQ3VLRpPqF2aK+fWhadCGoYP9mGPdRTA",
-	"/3O1yrEVIt+TZu1whV9hhdOcm8pj1wdEigpjC6lWnYESFIRF6+gHGoBYW1hlkfnXuTJDVeYMsGtLDegk",
-	"wpdmh2FYN6C9Mc5QS4KZYlQyiN95DzUA5zewequlCfBgjczHV1TPRglqhVgR0BzZGvIbaiD98e9vyflj",
-	"+prSZ8+biwqUwJ9/2YJLl5mmlD1kWZrflMCvpGbTBzb9+WAXAu/aAbbSRQXQtfqsshY8/9id7bkrd4F4",
-	"1RsZX5BX31LiBpbtv9TlfddY028G3G93d3PmuyOUhgVXaSSPemchXewJ1Apu6hbyvrDy/Hjg8svRaaND",
-	"KPoqAStZQdQCL7X9WDHBFuhgtluVM8wGvIRMN+hALkW+dMCH0Hja+x2D/DHXhpt0h50gRjvsoFJTijsh",
-	"F6JXN5lC+C7sx0PhNSSE1uqTy3lhlusJ7VUPrCVraz2FidrnfuseU11vvmkTeCe3Zs5jJCu+w4NXzEoY",
-	"NxN71FIs51zb821BrraaaynsiDvlLCJBakNNuw04qiBDR0gqGiLWri04NSRnPuu+zgusvCSjqtM6ovlg",
-	"sh+Es6tvHOVxVfV97xMgVK4r4MwMohoSJGzOKAYB+dTayc+Sk6fH5D//z/9Nng0Gg2Qo0IFJNRl2niWD",
-	"weD3w07Pe2VFmedBPkSQsOtyFIaiO6pzIq7fP399dQGpEVc/2E/evrsZJST+xMXb9z/cvru6vBn1NlLx",
-	"Dez3o5Mwvqat/S/mljwC7V6FvmTPW/B1SfM4A5TjTyZh4MJPwHw+xJdsbJkCaNgYtvL2HFqqgt7zqetf",
-	"7Vr0AWoqVg2h5wMIfoGV8i6djZtTNKF8rExOMJu4gLac3mPiohxhoohOmlD0TfhC3fOm2T5mNiynLAqp",
-	"DDE8vWNGu5ZPegEAwEtmAjcJ04bPpeCrozvMCnLu5t/o0+FbdKtS1G0+WsgdI3F4Kl9nG4Nwhttvyq/F",
-	"N/PKR2uhSYyP2Xpszir5cpu7el9njCO9J4702i9iwURFn7VjT1R06v6EOrDsDOc9VbIsVsN/LkfsGbSK",
-	"GdEpu8FGhlXMOpdiCrFB+zLQNexmeGxMn8+uEa7MuCq8tqqJG1zfrVve10nRjUm2Bpt/nT7H24C/7UbB",
-	"+PCONJy0OAvfYuH8CmsFgFtycJ7nZMJZnmHBnbc4D1DLpfgdoJpZ3bfugMcEJJJQck9znmHPvIMAAhg+",
-	"dUkzHmXRwdlazRojxC6RsHYygs7dPRoMhiKdUUVTS3lQEeF/27VKEgm/5JoYKeGq9Mm5v1I1di4VZCZL",
-	"V3giBRsKTEisZ4eTlcoKhlO8u20JiKMFG2tu2Ajd/NrQJe7MKfQBtdcW6MVV8TJZ5Gx1+RAumPA8h6Tw",
-	"KTO6br/lqjXGJSTDWEF1xwrTnpLXuC5fd2JeY6pfn5vj5kH4tP/CiXItevINaxK1rPhL11kmhqYGAEn3",
-	"YWkN5bgpkLFSAqRqe2QkyItFocm1E8T9gyra4bNjuT4jJ4MTz7acR8AzyPUrZ8d52I3Dn/2qwBMvcPd+",
-	"c+V9trISu6G1VgfiAONa3qkEdYKfVTdovU6KFfmGXtyXdbElgUd9qM4nYaoE4NydPOeVoEahN6dVxx9c",
-	"bKUiDwV39Xt1coY12SalAt9l9TJa69XBlaZ5Lhfg8HT5sYdl0WvAqUauP5qe+Kf7Pnr/pWDxbLAiX/7C",
-	"1/8xwg+rq/pXk82/8azPEDpEvbRiWuOlrx357Gwq9OtscIZZ7hB6gHTY/iNLyEJxY5iwM63KXSpXsHPQ",
-	"Vp2FCC7iQA8F2OZoiNgVQZY8F9xwFy1dDznUjt/EBw/ESmVNfyjOPeNxSQ7Q7iKYv7W+ppADG0QZDFT9",
-	"Y+OwOFOyhv1tuGOPeEOD92xKBqphecIFPoav9jr6pgRNQIw+5cu6xcqnRxvaTOsfFTdMN8ssg6nUHVqR",
-	"zC0xAp1uLcVCN+fm6ISrb3fN6D6ahBjF5xBVm1FNjgdWfH7TsJaHonsyGEB+DZTtQamYM5lBGNdzr6Ze",
-	"49FlpHsy+LZ3BjX2DjUBQWOWQzFmThIj1AHCaLYQrS7Hcx6S7VfbamV1onvJxqPHuHk4pZaq+OrLVcr7",
-	"rdLsa6g0m1lOvpSlIuxjwRQHuLHuunjq7cWkVvNiQ174ZM4F24i0tHzINfwyPuHmHNviHJ7/akOB8n/B",
-	"js0/zphLwPDzgqpePUPMPKsx1ASQBGBfLsHUNI7kM1GCYwibiMGVua3oE18jSQRT/FcLEmwOa+5QV7YX",
-	"yWzWv5/8M/hrl/4rgfstUCUikEz9XRua9NtSeDfyLYALLKiZ1WiBjZXs2mvzm5MoeOFvbU/+i9rBzuII",
-	"EGhDOt9iC3/227g7DHX3yBoDz9ZDZ67eWgZWcEIWMwkCC0Jh1pBmDX0+glTdWjz5a7ulj5Xf+6k2xG8p",
-	"vv9leMv3jBUtjEVOJq6Hv2GPwWUgI/LJ8YQ+yTgsqz0F3z1wu5AvaWqk+lpN92qCL3DCX9+tezuZ/GaW",
-	"fwVm+W2pBN6whTycAM2AJGTCuDMnXYzPYbGZ1gupMpfUkcqMhbcPbtLOBlp975jYfO3w+1/PrbsUv+Cl",
-	"e8dSec/U8kJmcejtt8JDTeCDcIwOcnyGIcCUucy9hVR3GpG4uNCG0QzatsNPfru/X839FRuur0M8tCcW",
-	"4A8XxWe4t5qZstiEzmhKJXxXKc1SxQzpQlIzdqlBbL7RyvUeeW+/bkybm55TvzE61LpgXtvbUrT0kyqL",
-	"z8xNHsvV42d5A1vd1rcXt9ZIQrMstGfcrqCt0v9XvXwP900bqgzRzBjX8Y2K9e174H0Z02zKWkO6F3Je",
-	"lCbsyxsUGLiGbgjsrLECYi4zlutTkvMJM3zun4esEHu5KICSNaoUfLc3HDNnE0NkabC65u8lzdEPX72n",
-	"TwADbVRXCniAMSOLocjZPcvPyKhgKmXCVEBKc0aFL0czC0lSa0ErThMUKLAvLKsCb1yQSZnnLUUIb5bP",
-	"Ydu+Vtc8zm6bUx6O/hf0yDcm4/A74PgQpVTJKQBgOr5hD/1Bjnekd2z1cu0Uxg1AXM5I0Kft+dgJOfAD",
-	"aZJJSA2e29EOkqGovsKs5DGrI8d/DBw+Bwk5GRyRg7fQjtT9AjpPp1IplpqDPnkrfKsgrIl8f0U0nwpN",
-	"sFtDRqaSwT49yeWUR2XLyrK/1qTkxiy/QnR1mF/2m4b5FWiYeBZN86/LRObr67DcWjOtuRQPtQaxXLpV",
-	"TJ6TkWEfDT52qI1idD7CJFINUxrBN6cEr2E2It2MGkpG/xx2CicThp3TYWdYDgZP02kuxzQn1Tf2Qzbs",
-	"/DzqgY7pa6HZAoqxSE5F5oHwh6LiqDOujVRL0o3UeFdJLwnRdNlLKsN5DiXfORfMbePxM2JZy1DcMVZY",
-	"pvyR+35oaS411Lo7LEFXwmEltUlnTGNdIzeY0lX3EKNjgBa05wMwyEpDLUuFEAOD4SZCuy1XFjxSzKjl",
-	"KXk6GAxG2AbD7Soo1dESKxzlvWbqEk9wK99YO8cm41j1aMf1XvjhLyhZsWXSoa4r/Ylhee4LfFz427i+",
-	"KFyRuRRs6anzgXdlItVUmoaEjZphmL6oycHVBNsdIxI++8i18WD21LgcrIQsGAIBU6KYZkCjd1g+ABcd",
-	"K4XwCjSHSoihd37pUNADiinj8LsFXbqqq7CICrIFsXzqiRXlja8a5VUxqlvZga9U2L5szPLrE7bnacqK",
-	"BwVA/usVAF26hMVKJB7Wl2Xnax2W++CVnjJjeeimNBX4/uu0h2BqLazaru/XV6/Kp4Jlh1zA9B/Irt3Z",
-	"6W2HG8k6WkVGVwa9sB6lxWejp1SzQy40E/a471mvrXmkZlSls05LRPloMPiUkPLnIzIofd+N2qqJUqVo",
-	"FPEF9rQJuuJ8EajtIIaIHp02RLT7tPbHjKW804nzhEBLNUxnA3yMPCOufR84Z7oViknQDLbKj9fkH0zJ",
-	"XtXg6NdxHy5BS8V+Jw+BHrjnbIFkHt4NKac5ewLcs12PmVitYITPvmMZt1b7qC6QGqFV/n/gA3+yg41I",
-	"V1Y/+ZORphj1sDOcCzQPxXfwXQ3hAS4ByM2iOctIKuUdZ2fYeTCAaTzQZOR5PzSuAoRuB809FKNUZmxE",
-	"uqA92/dewN98Eo6BGegrrkZoBmjnTtzMANabTwUBh8PJ4KiuGPfRcvu15VLQYPhjAR1ZasRLObGLWigp",
-	"plE3G7zmNQqur1KB+q6a4S+kPLUJthuQD4QL7FgElwMBH7U99TsmRr9llfz6lb2XXGDam7uRyvGe6t4F",
-	"VaxNFlE5TADKLWMPUQ2RRfp3t0cSAILIoyMZllRtt12pjsxY3fbj+vuLS1+Gg6hP7g98+OoFATI+0EMh",
-	"JORrQ1ocekW56BPPh3VdG2tKJUhBAW/JPYuXZCiMjHNpxNsQaEiC68JxSHDpYlUawndio5SlLJUmXb+9",
-	"Q7HCgGGVCdqx9p01jxv1zsj6LEAy1Hy1OsChaIaBYPO4hrNmWWwkZqlphE6XBdesneP6ndutB7mjnqi+",
-	"djw4+WNUYYuqfpYoWkd69s3OA8FK9xpoVS18il0zm/T7nKZ3hAsfxCwKq8POGM2c6vxaIgvf4i76khDw",
-	"LWwDucWB9rgm1QVpco+H8wQAjmxlCMENtWqskguNk3HcDHgB8IHuzfGzb3oJ8g3Xngju/B0rjNOKZlKZ",
-	"w5zfWyWnoSL1wW9YKgGRwIXv2JyDjgiam10vuDEFNmYyM+zSyDWk9gE+vmuWCBD56G6VgoyejPpQqg4X",
-	"1E3b816HFFODAfbJeaU6OS4i2AJcqyW0e6AGgXGqdroirytOySSXCwSWQjhOZyVQcJLcMjXXf7LqxgiR",
-	"PgqmNPRn4ekd8/WxAvjOWH70XShhrmUBwHK9s5o5rPShoCbopOcOaiiCbVBsyrVhqmJbdjqjPhnlVExL",
-	"OmWjRuMYLPm3i3dLbWdGEAHfjRPhKX8WXhRsamM89/Ox/P/Yu9rmtnEk/VdQrlRJqqLll/HM7ch1deVx",
-	"MplsMhlv7Ozs3nIuhElI4pgCdARojTY3VffxPl/dL9xfcoXuBghKlGxHTqxk/WV3YpEgCAKN7sbTz6MK",
-	"weXq+91rN25e58i9cjfc0hhduFViVzG5WggyETKbqlyaz9Y6fSdGJOm7wqvZwC5dzdOV5ghlTEhYVaUV",
-	"ohHSqiyxYFlJBry1XGZRvSpJr43YuaGkhspwcyWjWNb63BrE2gJ3XGLsxkc8tw4GTw0sd470cUjin63E",
-	"H7ycp1uLPrB9W5Nu62j28q+nLOX6ocEHzTxaRy8QZgYzzc6cu6XVruZpS3XfspZgRhqBjOuGqC9y0eWa",
-	"dZNlrbukN2AJ0LQlEUtSlAP0OaFYBpKBHc1CzUDSjydmUVfKZvfQlWAXevZmM+6zldh7OU8f5fUaXLxN",
-	"UtkPK4dcK7O3brGtKpOwy+19vkaxaiTMy3l6yvXdUVtvtSi3SaPKvcdKfJcWW11deC+SVq0WG51iBC4A",
-	"n4X2YjyBhMbaLPEmk69RiduOKnObICAeKCvQD4SjF9+ntUgX8xdqIpxsVy0TlPsFpkq8LqkHIvE0/UR4",
-	"CUEKsHRSYbznF2nnCKH3+5Ct4PaL6BNlb1/OU6rF3R5pnses7DZI8TSOMGor8jENh4849t7XT/x9773O",
-	"M/H76qOncwAaOccRJLKBUsnGKZhLMIanY8B0dZNTnMW7T3PtoGWD4IokimXyl1131cV8KnZ/gifpAZNK",
-	"y3w4tP4j01xml+o3Ozy+zXMK53bPVJGnc9Km5tAXoODFQ8ayguNH7t0mVZVMlfkol312jsTzfM4AQMa4",
-	"nDsz78cH/VfB03Es8aows+By3nSXizFZoUYR/phrhACRRYHWSFvbPu5ybrC7WkhzzDja6rpLeBSrZrLP",
-	"TgLVROALPto/inwJtu8xdihTAlLVhEnqs6OD/SC3Yz8YarOBqAqrZEYGuRR2eO30m8LAuvMzlyQCjTgi",
-	"U4xlLE/Y2U/nFyg4ztnzZxcD+8ECRv+OplfBQdNQV14odYXCLxneRZ+LEvSxdCmwPjvHIBbbcIdK9i+n",
-	"52++Z5hyYEV+heOJDXhNcTg/VCXLJ3wkYqmGjEvCaeZGQFA84fZW8iQRpk6pQeww4wyVBH6G+iHJkmC/",
-	"2H0p5nYa2/ungnsJdfjkzddeoPVEJY8JL69E1mzyh9wMGKTWerG8rAzTJi8KwnW6rzegZKrGKVbwcuQo",
-	"4lazRWdqJgvFs5fz9CnNlk221ZbC/dqWrK/aR5mSncGBT5Hl0ogRnC6uaDmHvP/qNm/Yes/t/R+ftkOl",
-	"RrQDOYeqnHCzM9i5zCWH5N2toJ1uWX9CBdi7b6IHt9gInyspHnzHfUorADxS7/pm9WLYLP9CZLqej6Pd",
-	"JT8JCf282abyREzeHbME/wOrjtiwFMKDpRtsHYAnYxdjgcjm0M0PdNk1EfESm0eQCPQKWp7Mz299TiE9",
-	"lrci+fhSnHTkwXjk53j02ddI8NUZe9rxl/13FEryC/AjePP+2Gd9+P/2BTkPochGiY5TiIhwzTEQ6Q3w",
-	"Ct7QdJxxsR5aKTy9LohI+XQw1GF3E7BMrs13rhCl12enY4V1HHBKiAce/uGxXHCYmmD51N5r/bW6s9at",
-	"H4rS6Y64QpxrXlRiRdXzq/q8bDsZR+subqMdwuDnsSjtXs0KxBqNZWiWToxg1Wp2hzPJdl8FkDqro/yg",
-	"/FN7YRqsayOQgyvFRl4Df8iIEAEC/LE3YlhpXuhBLNerDO2xdQUvxwj27LyQwV9tUOdQT/aKw/1Dlmg4",
-	"Uh2weEeK2btMXOepiHcS1nktZj6qUyXDX1gmDG6o7Gdf6gMjg/AmowBeFUs0ef0O+8d//1+z/A8OTvPR",
-	"2EQg1gOhmHsOpCBmC6LmA19ZzLQRU4hIPTAilxRGSwaYIqxLI9CMIv2mRagrlC0JySa5rIzQAxCXhC9g",
-	"e5DQ5a/sayVUsscuVTbHc+WhKmNJPaaz6B+MmQKxOn5plqTX76iVdwU20wXMSrLHpzlOKLDqSppcksJg",
-	"LBO41sbMgPh1goQ1OLABUfMy9Q6Rxw29BOnI2K5EzPZ2+ZXsG9tXIkQztMcL61wjPE8qeGHI+HjoDbm/",
-	"HtZuI3Y/FNALwPngsGK9s+MQCR6CiXLK3fitx30byNKA867HsbS3LM9Uo8wU5ugzmPq27W92URS0pvwA",
-	"tuBlHovlGRlLPyU9gMZlbiotdCuhw8KkbE7CGvEdy2YiC8bPrXgH7O5CLqrBqNPrs9dqad7mGqa0yGh5",
-	"A1DcDcg7ZxtgZC7sbFiBP1QGbUWfkQUx5Ry7hqNTC1tSB2GdOxg4PPur+tm60raf9Ny/wqgHEPVLYWMn",
-	"d41/pFM5IpWDPlisw29Z50IplDDkxojJ1EZUi720M/G1W7z9Do5noDbWyvYP1ntLXRdYlp8pPP0QoU/3",
-	"Nw6EZFipkbC0jxyHuwEZSyDXV6WAxRmYOG9APbyttl/dpN4Bk57P4YZrqKNZN8FKEF+B8+jLbZG0Gpa6",
-	"0AkzlVnKmrNjA1gaGBDEn62EL4TXbLhkl1CMS4vBGoYwNMUdxi1R5w6SC/oxNERauNoBjUt2Y9Oxdm7Q",
-	"3ntwXtccsGGJBQXki3tmQv4XbpyDG90o7wrGEtyoFleu9qzW+Iq9PgvIaWgLG+ZFwXKJG2ztNnci1jnB",
-	"2AF65LhovmmhoHEevSp9tVbY0IJjAD+9owvJMaCPtFDz5bfZQtWuXr/DunAidC1iuTCyA1dYVjt4NcOj",
-	"vblne/xVvfdHoA1qlvb3GD71Gk42JaNGHZwrobBtDeDpqgIKC1O7/rlmh/uHsWzxGrvLU6DpAGrD5xrX",
-	"D3lyl8qM/Uth0jmW4A3BTrPeF2t5XvAE+xK9lR6LWwR39lye2cedcTPeojzxq/CNHt2dW7k7zekZLQYo",
-	"BC1fVWQEq817LI/+ylb7K8tmAk68TWl3gzBN0ttsa1XV6nqfk2JmLRNkskSmo3o7J+4Wd6TvMh15WLvY",
-	"gi5gldR8CBlqGEVEnCzgCWxECpuJX3qqMitsou39A2kp4lDYrn1aVO8qGhEwBQCDqRGUMAnako8bzJnp",
-	"WBm12v3649mz53Z2nL1+zqopqCWwH79j3aODr1nnDPX9GLRRk+yx8CYAmvQ7JMgG/2K5tlNGW3MC1KRO",
-	"nfzgkE1/o0TqroD8UObyZNqU+VSDBzcRhgN5V7egohomTNpv3WiraaF4dgYv+VETBJOqMPmUl2ZvqMrJ",
-	"ru1fc2JOS9szk+O09sN+Mwoi3EH/Rjf+4i9Tl3C4viU7LYBrpxnUq9n5dcwS6LAnAQXKNDsJOpq9ffPq",
-	"i9u2Dm7xiDM+t5PyQqlXvBwhBuTg69u8DyXURPajyHJ+YWfA50oe+BYWJuNOJJSMCKIyroTz+OmQdUoL",
-	"eJMzHmhj773kE7G2SGGFsWiBYMH/rYNgTW0cVNob/+NvJ7v/znf/vr/77bvdX94ffBN9c/R7HPe7v05H",
-	"/zWVo96TnZvLopdXMCylvV+nYnRXbFVE907l6F5gWWjnPx0ma3OscXPmbTi5PDnySu+rwbWrZjLgbVay",
-	"mPfZCf2FTGeIhvQkzDUVQV5imUEsXb1armt2ScfjD+2VVEWc5dYsJ5dKVjpx50iuONp3h8HvvRgqvIkE",
-	"UEwi91/uuS3Cq2pYE+wuNE74xlh2nxzs7/f399nlnGViyKvCHDM9wQwTNaQdHhj8TyQJFLyUTKrSDg04",
-	"IpCJsR2FsCmWCJf1KbMQcAsA27q7OFQmGJ9jn9vh6dWotFMsYpWueFHMY+mPvlCUre9HELwyJADNdV04",
-	"6kYaUWIeDe0Yoojb3sZ19ps35Y9tQ0WuXXU5pj50rbsMU9UlVaSq51DEEv/fsNkKkEuGUkPSnoc/xzuv",
-	"g7vinRUVh2/8dN7OEte6fzdRbNes5Z/Sb3hI5ERrXa1f3ch/UuTyKsIFFHDIk+XRm9vCUujxOvkHnmlI",
-	"vtKlScRKZYB+Iac0XXBSDFdySKEmZCbhz3gebmjdxdKdPmNTEMwxjxGfjVVRx01DPsmLOeuWwtoTxD3k",
-	"Svb6LKTRKulINaa0rHswRl2DOqKF0MdlTDG52ooKhdvPhcODb7G6hB3aN9R6O+YJ3uVTqyh+BgimVQE9",
-	"cS25jSeYSE06DiTcvxKbnLE4OpDVS/DUsZ0wXV3aH+w+SZtQ5FicgNqluxbxBAksrLnwh60oHEG4SC/m",
-	"TpE6kAYH3gmZJIBipwrkKmpIjh0XHcvk30ox/Fcqr+coGJxBS8f1tbNc6saxzErNgPV0wtEK7NXZWEnB",
-	"XldQwnMndYF1EgWQyke6P7JegKlwH1BknX6DYibxT0ugIqZxRNIFoC2I08dyyAstegvHJiFyFFuFC6Bp",
-	"n34+K/Nrns4ZFpIxo4iChnHpmZ07rJvA4A5YHLK1xDtJj2qNFglsCL0F13LQjQrqxhSdm9lF4GrHkH+c",
-	"cLPAaPOOEyNx0qvTqteitNNSo0cb71D+Id5h9v91j6khtg1NsG6yV+SpkFpQT5EMEV+ZSry6yR79ZXdK",
-	"1XRMi/Ia5Ulgx5koKEKJZZNiZwmv+PZFrSfajhxmS8Dh9s2DlvQNHLBvGqtqecWsIn61Zm4Fc89Xh1ut",
-	"I4rjcqcjp4OPngh74xewp+n8aHyQ/3xHK6fOHvm4KeBC3WjfzCVwnHkmi3bZQX/dB3Fub1jj8xAAd3rd",
-	"R83s+wvTXuVDA+6XngpJ5e13ZEwm9MUSaTIwzjunY+89/BM8+t/XFMacE8CdsgW118LeAIE9/T6siohN",
-	"PZokl51+y14VPP9WmdS6i7cVtz44/MNW70rBCGxjxYoW5sM3nEdm4JsP/4WhkK7GtDqHFfMWHmhf60M0",
-	"1JPurJu0vJ1B58Qu7ZF7701tA1qDwgvfORuJBRT3Usx2qUaEF6J0kjB99mypv5AoBpw//DmWECFClhjv",
-	"b4SGLSIZ7RVq9kVcqulWgvkPZUseALoAg+O25se1eePajHcAJznjWnYMm4h4Z8AKlV5BwnA2VqiDdQ9Q",
-	"V9eB3UKN1p04OuqWV2r0gPn2W2lrBF19Jk05v43OxgXiYT8rkRf3nk68KyhLq/PqTe2QDbPmWsgMQIO3",
-	"w0Wfw1aBWwyG+qpsxUhDtqIJlF6ohojgfAloMKGqaSUqej0o+pgyKeI6V5V2WFg11aAVnoPGxD3jlxuJ",
-	"+lgSmrm9JBBqpiha7EolEXmphTQR1IFzbb9pFrFSTAue4njA+Ioylr4e8bIqpbE/IUIYFdJrvHZvEGa+",
-	"kGYeTvqg/oneYsZzw17TeaKOJR13kiMKLPf+u1IJVFh7R3MRmG/xOAchUvaBwIyDBWCt+2gwx74I2PF5",
-	"+EYPTyN3XhPTPEJxt1CUza6qoKJ5hc3caMuX2Z+D8w5YM6sTSe2Xb/PJ4A2TH+td6SiDFEOyXv9xft8z",
-	"fK4xo5cO2DZ2RSCUW1MLl2tz7i76NG4nnpnfwts8SY31Adw7RIgtLkWKLPJ2j0d/7TMXHexoxpuvek9f",
-	"fa8U1+pK7AKMX69LgtvLfrJXBXPhs7Rcz2T2iGRYY2xk1kzyMPEbnR3nUI59XzPPnbogC+fylBMyW4me",
-	"aUkC5dltM0DfHH0I+vZLmYufGnpr55MNwCiQ8Vyx92PGjJjuVtOVONxXiCwjqXSur1gt1wNYBwSKBhhU",
-	"5ArjkvnJGOq65YZ1jcr43AbOcC75c27GWclnvCASXkihqnLCCxQ3QqzqRDhgDVBu2H6/q+rqUqdfeRxL",
-	"jF0RxIHVpYgYoq4GXSorqSGNlUt2KcxMCLkC4XluxPTt9GNWW+ETzkFVbJVMO37yjm68yme1MS8XytdT",
-	"uQHJZlLNPmhqRysyQD/ykuT8lp7Lw+diWsfNcDtzvvb8KuykPkLH0me5qGzHp1NaAU66tFENnnulnAE7",
-	"2t+PEHJF1/aOgzN6RFLbyQlMRNikV0qNkG9fZLbzLnFDAhe56bOTIOEScl0BHSjyafkDFuwCN4zw5a4a",
-	"nRFWYMRzSRj1utTWPRNEXTTrHh1+2+vH8ie3cHS96BeXHq5/1rL83aq1Kxy6Z7sPheuLiz0YG0yk1QZK",
-	"B98vgo+NgLuIoLtTwdGQ+EJMhFo1+ngpCiVHXoyRZsqALMml4CVov10JGTXAftAsHgrNuGa51hUyrLTm",
-	"l5xR2U4SQejdA53Gkr1tMYSnfqU21+ZjGunhw2z6Niy3FmKuKiyDUW02ARiJzJjLcPls6ssgwOMGNFIA",
-	"A/n8+YbP8WW2DzNx7mnOHumGHzAWpc/ghCEcZurYV3rkpY8krAugZCo2BlQhpBgW2GoA1feINS/E0IAL",
-	"zkvBKkk0v7gjE2sVsSJcCmIbzthYlKLva6UnfI405JcilvFOvMO6pZh4YRR7Ee791lEZ5oXwhGYUSjkO",
-	"YboUcMhvXrEkqIZPrLNgqlKKrNZXRS2NrqNwCItvI/DksqwUWsNlIOTac6By4rj0kHC4J96Beh1AwUB1",
-	"L8JKiGG9VNVo3OxTewV/9qFAy09kst76Hm4Z781iNf6jS3GPhgi/egsqwK4YrCzecPevpqOSZ7XZaY0C",
-	"k1IVy1Sd9I+AibjLNUsC+5aAIk4vZGm1LUFRayx9Y45lmQDA0OAk4KS19zQJybUoRGoYh586GGFaGx1L",
-	"Mnt1HRQK+eBzu0eHh70+e15yCSfgCdyUUJLFFd9iU4NmVQtSyJJcxLRUU6V5QTKbgWiEW4/tRqYe6q21",
-	"Mr6L2+ccndIud98sWmf0NRHwn7U9+nVzgjQKv7uZSmsYVn+SRSzeORf24yH53JBllcmFjncawI1azW8u",
-	"QITKzSqAbmiHesFngeaoprJut3XCPHUSIRoKslAUBEUHgCT47KfzC7bnmtYNAcMEsDYknZJ8BnykX7TT",
-	"idObfM6OJot1V7g+Gr43qhALzuWCBJVebe1/dCxDzP6PZsmwVNIkaOsueXqVRCDN5jmVDvajoz98Hf3L",
-	"N/ugrKZZ9+jgK9b5HvUs/u7pKGNZQOGpjV8P9n/8rt/pRZCfn08F8DlF7Oz184g9f/F9xH4Wl2cR++7H",
-	"s4j98OzFKVA9Pf3eyWO6hKPdATs6lmQIIkp7X85rSgOgnk8LKE6DJyGvlKPBBHYO5CPpM6Bgx5788ex5",
-	"FEvoj31x+2zrbPOiUDORebIp5KkI9ANxLwG+x67brnD08Y8wmLEERTqeXgXCPx27UQ6xHLRWF/ei4e1y",
-	"QdAppNEfcbsBumpDPFmFArA5U9ei7DP7QegGKHtEZiwhnaKgNqrkI+EGcSyKjErabcMTMVHl/Bg6h1Sx",
-	"sDkPAWVtbxUN9ZBvSdCEh4ODli3QELY2CzhAbJe9NFSunVXLVvNtNSbzNtFu2c96K5KbaAcmw225dB6U",
-	"jOvlPD2339Gs2CH9j5RYttMeeA1mjAgqH2m4/llpuM6FzJZ130I7sJEGHCCT5tZnbVSfuARK03bUFz+W",
-	"eDRX8J8JSPdY43FbxCeM2DygXfW5q1VlWB8OoltGgS7jWJYTMwHjE3JAocwICdCibA2e+fGCAd1lrpko",
-	"uRYZ64JboHb1uBSZNeC9yF4fS5/5FDKrU4QTJcWcjXPrCcxDBEGV5abPTgtUHwPibupVM+yOZVvcze4U",
-	"dh83tFfglXUsPWGXj7BCByM8ngaPBvHtY1Vk7q1I86QewjKW2BYdqKX4dgPwe7pwfJxAA++gAcckwX3h",
-	"a5EjBj83ERP9UR/LEjzzxXIfBuzJwSGQmvFrnhd2PUTsAJrFc2CPL+4++dpe14vYIYH3YplLO5vQ6naf",
-	"fAPsaL0+O+PWT4ZEMiFR6EXCYex32kRtYQZtdBr0kVIYdqK5Kr6Hx+qfombzY8ri46YsHvMP95B/KEDj",
-	"sTaGd889BEuPsg/2iz4t+cx9v/qUuWoVurcTZ8rzjCV8Ap34x//8LxsK+93lbjrmuSQ8ihfum/K5tV+m",
-	"5FJjT9iY6zHruj0BCHgi2gWupJoR+IQeQPhArrUwFEhTBF1yIzDIt3YYS62MKewOgNroIpbp2Lr1mb8H",
-	"Da0qPQ87hsJYdBYY61lAxkRriirNckc0R/sTAyeZwn600iAc4qJrvwQV3ZsbfcyODg8JdRM81CFtGgyh",
-	"7murEiBTJsesAKTgoTjNUWj12cmlOx4041JoGJUuEWzG8snBfrSPO0tYngZfcy7MLfZ11rVGJNjXEWtk",
-	"PyJt+ea3H7ge1/xUQEDZq0UNwgS+nRmIU6xnDCGYYII4r2DuzNEKUiT6tUZc3XnHq2/dKhTEyeKLbV/K",
-	"/8Q5aY8b6GPO/4vUtV7cx9SwabNvELCur9R3ELL2uzKCSVcfBfwAAQjtxQnrvj1/2qujWb+P+JCEXfKC",
-	"O0pnHrzT4nYeS6NYMrMNmBMMmoHrOJHCzFR5lUQNEo/6aZR1R2H+kD4EAmQ9Flks7SLPqkKwrhaCJf9Z",
-	"qSZg9rhBHEg7uCpZwJyMK9Cp76PSvwvuaw0KPEGY8FxKYXzwTx4FvQlhjnU1YblMi8ou/m4NYo7lwihE",
-	"i6Gi5BMXkVGTDogzLdVlISa9Pmz3HTswngM7mEK5Zk8O7L7cAYDuDE0MjVFHu3twxDsvpK6GwzwFYDB9",
-	"zgF78hewXv5Ddxj3zsDS1+8zZztdceZifgQmszdjWSx9dhAGyw7QV71+LGP52mvDOGyyjcR/rQha7SHG",
-	"Dtq8iJpGtHDPWVaoZ/86loR/XWKubKuRiFxw7GlAIePAsz77XpXs8IiNVWVX6NCIMpY14Qx8p1qULOBm",
-	"XXhk/bHepUoVmZpJNw8SmI/WUCfgBhP9o10ADX8TeAbGaiaPWT5sfGHIweMs124biaxXik16jfhAZpeQ",
-	"XUisDrtS0MU/2eVE6zNYR2NRtB7WLOLVtxX6cLrQzwdyhoKBWgG2ouOUYJN4hFxtwSHHib6ycZP7KvXG",
-	"tLw5GmX3eLD6d9zKFw9A/EY+Ema3bsBH2a3FaRhl80IrNhKmaUaQCLcmrc3Llv5LNYtlN/E/fId/T3qR",
-	"fTX0cFdUhH3CKOrTiATcvF6X1ulnoVzykxQNN9RGJ2om7dahSnSPANanpEBA79H+Ue++ZjOdIqyjs6rH",
-	"/Qe6eDtFJOp+vsrdbrJujmwgIXEv9f/epw+6tJKCaqOPTOcVK83UGR8hzudKzBlHt8epwEBobL2ObjIS",
-	"hnbEp6TskvQGLIEKuyRiSVqVWpWJt8exnFqvGl26jrYRx2/mFC9yWSZleJFASA7OjWS8KFYYNHr2z8FI",
-	"fPhEvNmoQRSHvb315a/sUHyqWQ5PbJvm1qDAyFN4BJ9wyz2XzQt362nhp9PQ2c/W2D5iqsj8WosgiB4B",
-	"7T9nJp+I+4v9ISxez9NJkWG4EbhMqw1AfITBdR1+H1PcQjmDKAxXgtDcBSSYtbatgrZRIAU+U1UBeVuR",
-	"XwvX6mKsbMLAnFMOrChseA6JZ6MwYaD5RLhKX65ZspgCSfw5wATVKaBhH8LDL0HsekP2o7uuUjiWNlpX",
-	"sk6rdFaMdWvg7q5bCtZj2YzW2e2C9V6fnbCzn84viEWAPgIOdD22CAnk06ngJUSEHKp9QGBWK/sHqZyy",
-	"SKFG1kkgpQ6HCehRGiU8soapraH62vNk+SnijkPUVEgd+a8nmygL+8XHgpQdcKjh2J8NVVpR+TJMdd04",
-	"9ZEs3jlV0uSyEvFOn72+OZJdyCNtayD7czNSf/A4FnqxyvGBMX2MX+8xpfwz8Hg0jv2GsGhw4qdKG1oV",
-	"M2KVCFZUyqWzuABNcagQTKlZb+2enD88f1h/GnwRBqa5rqWtEQnNtZLBKa9dwrDP1DldPHu1r2otLic8",
-	"EuV0WwjlbZe+vGO+NwvvtY1M8Xi8/Vj0/LBnUb9iTV29sI/DLXOkhMaSBaL3aPF77v2wqom+fL+DHCIn",
-	"lRnvDP72i11kyBrs//KLvaG8dku2Koudwc4en+awvqgni5bmhUT8PdDaXAKcBGXRbUP9Gg08EYbDyl7W",
-	"dd+tphHzBL5UmxkFVeKy1t/058Z1ywj+XG76LSj/cclHYgIpeUBULg5y0BAidJYbetE4YNGs+/Kvpz22",
-	"S6UpkavHsG1mIs2h00GzV/O0rVGwzoDtr/nQ4G8tF7vwnO0ybl+p4gVDiCmCd4aidPhLGxzRnhO0POVz",
-	"LPZYbjuMs3brg0eaqG4T6Whya8Pn0H4QMapNCk4S7XYSPD+cvstdAE0sYVdBxg3vN0Sv8IfWMbkWhZra",
-	"19qFivWxKKai1MdOx7V7tH8Eh1fTUmVVisxVvumsvr2l8TOADKO+r2HTMk+FZt2M58WcPXv75u35U+b7",
-	"BmAnnFLfXZy+PX96YX2BrBA2IiVVMtL5Snk6DocF2295vt2/cYuFode5AU/CbiVsl31/8qeIGcEnERur",
-	"GbjxqrzSkf0sJk8hNrBev5KGp4ZlwvC8CKek25XaH+zuswu7hgfBF6fKCpeBqJcO/r1tgas0t+FKqdSQ",
-	"7TJjJ/1EyRxyYwiVNfm1XV0mT69EGeEcSpELCoeVkCOF/WTN15hMKglG/Jff/z8AAP//",
+	"7L3vchs5li/4Klhu3xAVnaIoWa7qkmIirizLZU3ZZZUld3XHsMIEM0ESrSSQDSBFczoccT9t7OcbGzFv",
+	"sK+wDzBvMk+ygXOATCSJ5B/Lcrl6aj5Ml8VMJP6cc3D+/s4/OqmcFVIwYXTn9B+dKaMZU/CfVxmbFdIw",
+	"kS5ecmP/kjGdKl4YLkXntHOtmGbCkO7QqJIN94kUxEwZ0UYqlhEq9JwpYiShRLGCUcMyotjfS6YNmXMz",
+	"xYfpjA3EMPjWwQ9sMTwlQpopFxOiqB2Va2L4jPUGopN0dDplM2onxEQ565z+W8dOoPNL0jGLgnVOO9oo",
+	"Liadjx+TzrXUHOe7PP3vczmiOSncA0SOYUI51Yawe7sw+KyfMS0KJjKW9RoTGEs1o6Zz2uHCfHPSSToz",
+	"LvjMTqpfzYYLwyZMwXTeMqMW52PD1OqEblgqRabtjs0pN2TExlIxYtTC7gOdUC6aH6++dRT91o2hOdvi",
+	"2OZThgenGM3ITGYs12RKM3sE9m/plGXud9gKltWbxgWcy9lA2AcyaiiZ0QW8uWCG6Kmcw6spzXOm9jTJ",
+	"qbG7mU6pmOx8nB+TTkEVnTHjSPRyRnl+Tc3U/oPb1RX2H0lH0Jl9k9nfO0nHzpwrlnVO7dCNPaQfXjEx",
+	"sSMcPz2JUdBLbgl68ULJ2epmvuBKG/Lu9oJkdEG4SPPS0QjM5u8lU4t6OmM7RpR8MmpYZ83Xb+Xqt1/R",
+	"HT5t5I4fDjjyB7ZY/fpresc0sLZRC2SegFs0HbPTivGb7E7u2IJQkdV/8G9NmNFISWPYVydCgPRJd0bV",
+	"HctIQ1a85OaUODrmQhtLwXJMVCmEZRoz5ynrkSPLU8dPnw7EPdd8lDNyfnNxdWWpUNHUElNCWG/SI5S8",
+	"e3f1/IwoNmOzEbNibCwVoYbkzO728QmZylJpJFzYZxSY9UYvSbJOK7E9BWHh/30UPQNxz7SZMWGunrdQ",
+	"OK8fybYl9G9OdpOU5zW/K2ZKJVhGRvYICaMq50yRVM5mVGQ9cmuPlKl7pkCG6YSMZGnFZkJKYXheyZmB",
+	"cIIGyAaIlZSaWcFzz0hBtWYZ4WbNRv/l4CJnVNnlH1Rzf4hsvlaykJrmrXtd+AceuNM/laxkF6XSUsU2",
+	"Wxs6HtstKdmeJkPBPhh8eEisAIEtLOiEuQvijNARCHRLqTXv2CfahEGK326Z9Em/3zrrV3wWUwVeyjmZ",
+	"UbEg3LCZlQowPzkmNFwNmco806SbsTEtc0Oe9vfbZpjDd8IJupc6p0/7iZ2tu/nsXDfcg7c8vWNrOOiB",
+	"p3mrqNA0tTvR+g0TPPPAz73TTD3aWn7mZpopOl/DBA/7xEf7ri6k0Awu8Gc0e4vC3/4rlcIwAf9JiyLn",
+	"KbU7dvg3jVKp/sofFBt3Tjv/52GtvB7ir/rwUimp8FNNIrWyiYuiNIRrMqO5lQ/2wvyYdC6kGOc8/QKT",
+	"OCepFGmplOVY1IKIvWFIVuK3WIL/jmrKZEVRJtrwPB8Id+NZefkx6byQasSzjInHX9ANn9j7gAsyKg0o",
+	"fjTP5ZxlpKtkzhKiS42ac0L4rGBKS0ENF5N92PnvpWBf5ugV07JUKSPsAwcl1qogc6pJxnJm3E0/kRIp",
+	"4koYpgTNccjH30U5Y2jvzC1hzJUUk8qegvv0jGTMUJ5rQhUDvbu+anM5gUn/KM0Le90+/nx/lESX6ZTI",
+	"0d9YaohXq4wMtH2Y0jVd5JJmt1K+omryxY4aeWcks4VldiMlye3nYUq3Ur6mYuHkjv4CU5ISb0dqDJsV",
+	"RttbLzC0wSg8qKzC2Dfc04eB/QgfeidoaaZS8X9nX+TUDdGe30FOjWhGUsUyJgynuYb9fScKJVOmNR3l",
+	"7FIYbhaPP7WfWZ4foERPQBKNFKN3VhUZlZoLpjVRZc5IF/R8LnQ5HvOUW2Yb0ZyKlO3DghQDLZSKiFMC",
+	"ZTElGR+PGQhwR2hO6r4TuiwKqQzLXrOM01u4/L4EwY+5Zb5FwSy1gwxOU1YYuN0++usZaO08Nfyem8WV",
+	"YWDOWp2WKcPxOqZmxTg8sPb9qoWYWEXg9B+rf77jKH/WrcVP4gf77MekM7PEgsKBfaCzIrdDnguCxo1U",
+	"qPd+zxRwkTZUgfwmN4aKjKqMFDkVUSu2VlT+DTUXmF79xcQuufY0oDizU2pMMXBNZAxsofepFGNuqQ0U",
+	"WG+DvXdza/5RMcHmy3+cUVPaif0S2drzolDynua3U8U0KM2rR+UmUj3S3Lyjfr/f7/X7sYPzb8qcKUv4",
+	"10yljjyDAWJvzuiH85ksV57t4/+1fG9eKZU7T3bpBNtmnqzuRvyz4RKipw4bz7wlGKimzc2X4mJKuag3",
+	"o2E+RfZAMeq4PXjyaT/2qPnwkuppxNUEamG9qsQZggtZGhIYGPBnigtRxFqGZ8RvYg93oHJCRCdQ6uwt",
+	"NWzzsj6272BtSGy/hxGTElQM9MtSrZkBfc0uKSF8TO6EnIulJW3Y/aVLY7oIN1FPZZlnZCIJtfdtvW2E",
+	"juQ9g0eNp6Wl7+52lrfxk5tSPU3IvL7KKpu+PvY9TQQzc6nuSPebEzJlH2jGUj6jOcn4hBt9RvofQLf9",
+	"5sRqkJdvL477SCv9D0TCDGi+nxDFUqkyVN250SSlQgqe0tx+dNYj5zAdQnPFaLaoHweHmJBmypRfg5XQ",
+	"aMQgG9pbiJKT/nc98tZv4YjlzhdMnXSr9/LMbTA3CcnZ2BCrJS1OnYqbSpE5NwJ65dxcNOGmcl4vPMnv",
+	"SuKrB/Pu5jlR1MBEcw52y9a0FmWJ0sgZNSwDb3UrP1jVMI9O6p4pPnZag93rgmo9lyp7r5hmZgv6LzVT",
+	"V9lWHoBQ3LrXknpqMZn5jGYT9ords3x1TTMu0IeJ2umS/5qPmVUu3DUPGy3s7tttbt4OLTfLjIu3bMyU",
+	"orleHR9/Yhmx69BkPpXaO8c8nVpxUt3kvc6q+8i7PdbrM7AFP9oHl7cQ3k4a+7A07fVb+orHSCW3P8F/",
+	"gb9tq+nhCdX0SZWii5X5upFbJ/Wj2w2vDiFDdpJO7r2z7IOdKBCltmZKTL95hhr3teQisjqnj0e1y8wx",
+	"yOb4RUNvwIf8wLHVXYAr5tpxViuTOmLxzy079aPCRubZTs8X2z8cEzcXudTsPE3ttdq6jk03IsX3SWoH",
+	"060KxNNt52SJUrP1ApCWGWfu4NdaQnaUc//wx6RjzfxYgErdZXIuzoiic/Ly9vUrey1lShbFyjpQg42c",
+	"RU7FpHSmyepN4X/1OoqzKvY0mSjGDIRthb0xpWGq9nszAX5vz0NMgAIb5ZRCsXvO5gEvjKTMGQV7U5e4",
+	"wU06OerHDyVkiGqr60HcNv6y8fTQexthWyVpllI82Y3n96x6umn/rduBjYNeu2dhtSkvuM9qiEQFwu2o",
+	"rcHgtfhOAPs/x+ujnZJbdFqrWdDUlDTPQaFi/N7eel5/w0UvkeaT4whZCGncBduQD1EVtBF62FUFWA5c",
+	"0Hbb6QK9HC/o31c3pLqmtrqv6pHAS7FyZyUd7ZSDGFNi0BjdpEVOU2Y1TKaIYR/MGaqU3DCi6UITLYNL",
+	"v+KspT1wH0vc5NevvcWvAnN6aWb5ujlbnVxkGHVWcka8BAPt3+rZXpD1dvDHAIm6sO4W/pHq8SSc9Jo1",
+	"v5TzK/OzVHcRHwUXRsnorLRhxc4EcWNYsVGDwW/6L6yZ+LWTOM0pT1vPqKAT9rATWke1EDDlmuAzQKxA",
+	"q3Zu1EhFZqU2RDGg6O3IOOnovJxEt99wk8fFbVlYZSmLT9L+5O+6Ai86SJdycazuX//6178evH598Pz5",
+	"flKnFcHStKGGaSIF65EXzqg1TM10lQlSKH5P0wUpZM7TBUEr0v5wz5S2lg8lgs1BmSfU3q+aGNk0FY77",
+	"x98cHB0dHP9po0oIW+M3Iql5fLqB3IEGI864aqs8k6/yZxplwlbGzbm4i+ZiUDPF0JAlF0sDmHTHCmKV",
+	"cLsrbvO5sSY87HmMHNuIICYW/D7BIpKV9a7bMHSJr+4Z5mbFVg4pNtFffOz4ls+2mHmd/RW8tWaqt4xG",
+	"ZPeU0cyOHj26VgGHhtHOIs5O4TXaVDtee+6DcO05IVIoOea5Vd8rcZHTESbdgGMFHAqW/9g9UwuSUpXt",
+	"ch/6nUkqoetXvWGT3QrXsdFaFmqu/o0AoZROqTIJsXtLtU7IhI9NQuwcNTMJ4dmBXV9Ccq5NQnKZ3iXE",
+	"EkhCCiYSoqec5VkC8iUhc5rnzOxyz/JZ1EyI8Ss40MjUmEKTd2/jd4V3OzyIa533oWLeGSq54QzdpsYP",
+	"rBRGLWJGcLYUq/n+WTTQwGl+sfLsH09O1i24fvCd4IZl5AcuJhnkTa5fsVssTC66HMWoYQ9R3c2U1SEp",
+	"9EKvqu4xx9UmdR5828tm3DexTULP7zaPPsi9Hri+x1KRZ7cXICYub18mhE+E9D+8u3l+u40Dfp0fXIqD",
+	"1M404gnn4+ae29uMm1MS9XuT7rPbi4Tcvr047u9bHqvd4F1wgp95J/iMLsiIoadZlmY/IVRY6adZj1yB",
+	"2rHsG3f7vrfsJSfdXM6ZgncT8K+LfFF53ffh++5rpWYZkSJlpGDKD1h52SGyrAuaWh1J2RW7jIo6RdU7",
+	"1ftn9kav/PJ2XHCcQmi0YHnOxSRx7vclL8fxnzY6BpBcPEnWFNfOUe6Cxyy7Vr4KTPwlm7XNYf2+UhA2",
+	"OTfc816CbH58zkZWEEdc0ozeM4w+kC4lY3slkClkUqHCXzBZ5CwhRpKUmnQKVHAw5rDrZCSN3o+4lrZx",
+	"tL938itYeu0Yad/9LQJta0UavfNLAylwT3lOLd05X+myhEMeGjNm71lLq6WxEoSbFdG3o+RblQuptDJB",
+	"kgKy28/IaEG8A82KnYrLgMluMcplBZUU9n+WTyEmIsesRZey62sIHpCLU2vodYdjxoZeav69lIa5IJ1l",
+	"T9jp/ZVrgZw30vnsptVBMsfPLjzBqhSO+ZSiCWhVxKx0smDC7K9z5G9iJ/Mera9sWKcK+vzCMZ+Uiukl",
+	"I2m7kwmumuYGgZTFnZcKN36bzUaN6jzLFNN6O9d2VDA1x6nniccZY5TnVE9HkqJDvTXUsGUkJQhcRBT0",
+	"gglvK2w1nqvuaHNzYba9frZ4LYWrcdlmVHj6Lby70V3id2DlY/VionuKalRE2NQHvBxZYCrCVUbmmeVy",
+	"zZwbACRCVCXeXjUz1MT9qu3yJ5Ilk/KMZec7ZEQFLNPusd2sqK268JTLooztqhMSP70lVvMlTNj/0aQL",
+	"e4mHsR9duvc/xzc0VSzjkV0k3UHHyvZBxxV0VOHTtq9AqlzK1sy9Org7IecQ1R8tEivHreql5Nxnu06R",
+	"W4iR8hR+CzXGq+ekqxkbiEym+tA92ptl+z1yCdatj/l6lwhUltRi8fnl9cG3Pzz56eC7v7w+jq/EVb/t",
+	"QhKWFMuNDOu46QYfjjntd5hnrWuvS3uIqlBbzvOdjsRQVksc/MEn7VplUsmLkMqXeaKeeLW6amcDOvZM",
+	"1jyqNdIruIxahVi7xNhio87h2Y+JDxtDBodeUz7TeC7Ip/HuA5/5IxjLtC8QxdQY96pTxSJ5DLVw2mLm",
+	"P7qngTBKmr/mojRs3dRn+MSaScNA+QJ0TqhyhdpSy9mz2JSXFYA1pNPc3qUpbyaAeJKFG55t78NbIqvI",
+	"hV5VKsW0Tj2zqk2QnYLZMKsS+OLV5fnbP1/e3L5/ffXj++eX129urm73z4KiEUy24s6WHYPtCdrhyfFx",
+	"b6MnpV55PeN1u+g5wge0n91edJLO5e3LTmLvkttoZHuJ0FZft4plJ+mAgrluBKhLixyffjPeXk67Ld/5",
+	"rOHjbepbXbkXP/Bh6sr6nDVhn4doSVXS57I5IcjiC/pWBb40NF/DmX5tWFXOBaF5Dtcren2Xxm3jv2qH",
+	"Etxa/901hFFvzurpTJgrd49PPJdiAksPb207f6uRUEPsFOykV2o8VwVfVquqWxxo27rtsus5r1n0TXXj",
+	"e3q+dnp0lT4Ad9VbZl9sSQAPL9oo6VQqUxel/z1ncw3eJ1DDmpv9vsVl3R6BafE+L23N+9DJjIPFN+b+",
+	"Ipfp3SoVCDlviYfXZRJ7ujJnIVmw++72Yr9x9GsZW47HUQ+DJbIx9XFIDZlO6R3Y5FNXRO5KlXOrLSaE",
+	"2qvte0myUmEiZnfQ+fZ42p/19aCz3zSx3d/b59NK+7e+0A+fs9w6n8rcp8HqrWh+2TEu551qI5ZnsO7A",
+	"zrN7bx0vX43VD/FK8XsW2apBJyGDznf9Gf7H0fSJ/c99KBM2ZCa1IU++edonGV1o0v3Tt9/0+9PVjW26",
+	"GjZnsPi5tiz0tWOBpUBULM2wlcamrSHfON8FeVurwpx9aPlBbhuqlY2sLp8gacddE952W3FTzmY0FvPZ",
+	"bUc+ZeEPWV9sRZdU5Yu3LGOzKqDYXNJYqjHjrckO6A8hE37PBCmLeCwwRF+IZ69xkfIidj+D+Yte1BFN",
+	"73zt5IoLdrO+toQBUX8zCdYY3aJGJuXKBt0t1T6BiZh0lIRoImalt1xg8Myyk+8Bmen4pM8+Xj0s++ue",
+	"JvYuSlwtghTsAJNF3AJJ16eGVffk+n2F9bfu27Mw3/EzZbJiMWcLLeGPP7YFhlNLLHkeI+fXGEbQVRmJ",
+	"SEgpMIIJmSLOhPQjuPwA0ZISXz23iyekeunZon0JENLYadgx5W7Jq/NskUKBk3b1nfV5o0lHs4aTLvxl",
+	"RfHTleKXSQGx6eqIYjyz/lpoKw4BdclXmPgMZAjiIm7OmQtnIVOkmMqbtSQFxeRtRZMNCkziOcTVPBs7",
+	"6batOq36DMI9CXw6NSFsZr+49V5lI29v0q3mJS8bdIBKcs3US1mqNQYXO5hBob4UrFm3NKMLdHRTAThC",
+	"W5hdwTqWvt+6M9d1xnQ8t/FzKCTLOUEVBcBH3GvRKXpAhebmoY+W2R+Jz9cCow/TZqa0YKuGjU9EiSDo",
+	"2At0RtMpF+xAMZrBH7DqIUhNTHOoAIfcSpoa9DmfkmEuJ1y8Zx8Ku74hOtMdyUIB/AEX1lSYSMFO/e09",
+	"EPDWfkKGRprivd8e97rlHSaMtWqkQl89MCnXiPZwipTBK7b9XspJzkjOxR2huZY4awGxQpemYb9VwWsM",
+	"EzK0D4cfxjEGws8Z/YaYlIlFJi4ZCUmWZTAxGNaw4n3ZWMVJ/8mpdzMOBGYsGFa8K6C6UHisrwApzg5U",
+	"Vy6+T6XMMzkXfqz6J0hbG4iCgqcKAwtD+J8hoWNjL3FrAZWKm4XLNrVjFzkVdfize9L/DmsG7d/3NOaX",
+	"DoR7gGhulYAqbHvmfC5zy6cVqsawVqZ+sk8N7XcaUVb4DKKU1QuAwC3iAug6nA4CANJp/KdcRNZ9bSCC",
+	"7XGfW45LNEgxegNylmdtXoKiNNa4grB5QPfIZ9bYHUEEXzDMdWhaWz4LYY3aC5PeJFivlh5vVnxEtOIa",
+	"AyUh87rq1DhF7wzg5SBqOJVzQvUBX4pxX+eMakaYQNK5pznPSOtyHGe/sjsdmZEl9KFg8/cZu+cpG4L6",
+	"iIRm5B2rkCOXBATqoXB8dogLy/FUZAOrd2XwLfhTd6TkHAoUgcknDHIDKHLpS2OKNyJfkFTKO87IML1/",
+	"7z7zHkb29LKqLlvmaVtMlCftqhyJLDGmNeoxG6kCodxOOVsi7k108vPS421lOrFr5YVUE2k21u/Fcopa",
+	"cB9XPoHC9BUXd2vKA7NlsyeaXFHsUg9ob5OLrQaOzTpMMViZr/MMrkoOAEDd04RnG0LxKz85q7UF4/Q2",
+	"ZuE6EQ83vdXUop/czQHhsJJcHIdj0ft1sHbELVtCRs0ppkPDxZH4wFXi4+j420qWImoV9iKF+GNCUmrY",
+	"RKpFMhAVzCWogRlLueZWA3H8jTizVbYhhMJCfq6PkY3HTkOLwm/hzz5esDGNK7rDLh1qlxD+be2h31sO",
+	"xydBbH+G1BQDM2ihsNqaWlbunG4R+IXxWdJ1jvaEVH72hACOC0vIJSKQOXiKLCHe/75vT6k6mT1NXOKH",
+	"GxVAgS6kvVcMy1qEbXs5jXEQQFskAQFaUNzFDqME5pFP6HZEEQTY7Rku8WDlAgwj8p4/fmmXGB69KHI/",
+	"UwF8WikQZ2QYoCAOMbPN0UVY6Ro81AnRTTsh8mAn6ZxnfyurX17Akp5JUeqo2YzDXOZ8wkc8d2BTS1If",
+	"fmwcUVAl1VYL7YGS4Uoc+jFgdWOaa1+FZZUMK8Q0BZxmSNvjmsy41nFOW65S8ZOLnUWwR23Ce1U4p6kq",
+	"WXapDZ9FXQbngjD3Yx3nAGcnowDuqiUZUwVSio9BHcEhQV7lCwLIMr6Ci3SnNB8f2J8GwgPAWeOkR55z",
+	"XeR0EShM7jtck4LyzMU2qCGAhsTNInFYIui0RJTZgWBUQcGs9+W2sGFbgtgtVpehUzQBfI9tUsOKlvtL",
+	"c6iuoUKUNOfWYFHBTqa0AGAnV93GBSkQpSghZi79h3X0k1Btv5tXDd4AV3ecuD8hjY2J7PlOl+1ujvQA",
+	"Ojg80yCxDLBl5lyz/RanuzaqTL1Tf20mpCOrq+AVwLHCP5+vIRicdULG/APLIOTsYWvqiWICzj4KAvah",
+	"gAvFr3c+5Tkj7k6KLgTRc1Y/j3RM/kia80yQZwJuiY+aU9HCA2gWCzpjwNpY71EZhfVVDX+vkqiaptUz",
+	"qnna9t22KEhOxZ+xijM+M1/i6S2pwH5fnprnr7hrulByYlW1ANOsLe6rZDmZYhqhlWJLn+E6sYTq8Ipc",
+	"dLibBQLNJ/rHgIj7SdS13I65gfqhcjpJM4nr4cmUpDu8+vHPB09/Ov7Ltz88eT3cT9DYrFMs9VKO5RnR",
+	"jJGlVMomIYQjxifrcX3O9bokhhm2WqgAscD458LIpHL9+KHso73134rD9C99DXPtPeqXgxME86OtVvZT",
+	"kz+V2U2UbpcvWmsFQcooU7PndNEStrC/tiNeVXcWXGQV5hhczsAcFBU6vDO7FRz+WJaqutHiwvqhaaXv",
+	"+XIyqcN6dOKmKVwCTbhWlv3GBLuAt/vKRVCJ5PBOa144zSt3VeCsql+b01Hr42zJRHSpbNE8GRRNexpQ",
+	"9cH6mU95OnVmjG7cFVsG76vpbB87CfTUzQAN9fAul2z9pnyWBL8vlIvnnHNXD9rCtUmFm7L9gu19WMJf",
+	"ZClbpP7FVvHp2X+BzP70BEDesKG2peJWqt2cCXi16h5vq8hrszpW/+5dOm0S3PXX2SZ9xMk9ps9bdF8m",
+	"MsT6aBTg4tXJVIUumhEh59vLlY3qLirOa5Xaz65aAiQgxmRSOWMQuzlDnaA+Rhc3s7oUTe/imidOvnV1",
+	"//kfxN8+CVHYE4VUhjMJ7OZ4ju/Wt/t6Z0NweUbuzHVXpVtfcEXWRBSS53qGWJcdi666TtIBX92mFNkf",
+	"Fqlz5rV643U5Ai9MG2nUvzvfxD1nc4DTl3dg851BkSUfV3inXFdRHkf6G3qPrGzFD4v0guqH56vLtKyu",
+	"l4hP1v9spT6Agws5TyDOVzBFNM8Y6YKnqnZ9Vt48bMqyzZX1wyJ97r4Uu6ruFunNVvrsD9WDmIzgTkW3",
+	"pQnUjyREsDmzqihX2iQEKkogNG0NG7+0XRZ0UxNNZElend3OE5fWCBqfI9epPV+b6z/7bLyoF6gVTaSY",
+	"uv4baywRz6nU82eVclBpw/Heextyxf3X631qLGTLdKBIKX0nJL2QV5rEtUb5tITtaOdhIPmpnM1Yy1W/",
+	"gYd93U7Ny90gk0tU/qhPYlcUrS1E7gXhFuNdQz+XOL34WMt6Sb6cSORPjZpOMJPmKfpdbTs6L5Ni8K2A",
+	"QRQNbTxnBr0vVf6Ge7zp9wAUncO/FWwSNeCn9PjpNxG1ln0gNy/PD46ffuNVEZDLVJOyyCXNWEscjGds",
+	"G6llH4PH/51Fe59F8hV3uR25xummdIbxu7gSVKq8rfI7k3Nh1xmcD7avAb2qS8n1m5tb7MEx6Aw6tVsS",
+	"vhv06WmexiEt+CEAPB/eLdLD/tF3R+Mn6fHBt/SEHXw7OkoPvmPH2cFT+s3o2/RP2XesPz6sSOnw6HCs",
+	"JKo+66nSbm9jy5IGLbmNr44fd2IDedY8uAaed8O5V2O8xTd2pZj4Ot3nW+bveH7rW1BEs7bhkF1SKtwh",
+	"HnN4c8QsuEtaprjBZRAhdmiktKedo7ciPuxbh+5wmp2BBQqNJfkMLAar2hvp/LVfoyfind4Fhc5v3Sc7",
+	"H6AREOTosfTu8zggcAVbuB4ak/8sOtqaG/oGnGsYH0bYFa4DkbmTxulk9/Jm71yet16mHzluQwT8UIWe",
+	"8ok1bsau79wBXkiB993JmF77PWJ2UmW30Q1rnbAhdcOvhQfUQhAoH1stxMYBP0iHmtEPV/j+McL94z+O",
+	"YtpVPAx0TsYKcZVmYTdPe7dtAym1fPgbDNNGiet2u1jfMtEQFq00VScvQX09JaO8VGpBuqWo8rCl8sBR",
+	"Y5mWej8haWney/GYdFk2AQi0gUilEkxViRT7CZnkVLGEuFzYxP4yAxCubiYZgibhvwMEexfv3E8GQkjz",
+	"3vfFIl3okiWqRlm16PKr2E/8p13+d1VX4QCaLMsPhL0yrdoC/oGudshR7hR9Nq/TiHErLHHjcjtJB9aE",
+	"bRNcgq9fFeJZVDPGXzS6SuBrbW6RG6cA+K96FWdE07vWd1a09x+lITee2TpJ6KfZSq/HYRskuQz2WRtY",
+	"mzjOP7rZagLA03a5TLojaaaQEo0OA3T8uLArJILn1DD12Xwg6yQyAGzqisv3wom6LPKjx5K5DxGqNVms",
+	"lgwu0o05GYsfFmlr17cf/noRWLzeNCK6TFOm9bjM88X/sXFxNZ6/nU9sFa9a+zqc110dKtRcCoUZuirs",
+	"oYqRubJbIAgXPXIpJjnXU1+hYTDXZdseD5ALfl0Xpa1Us7jiDR+1doUbXamWyjZQ7vLJ1CSVomqvESkY",
+	"mSFSDCtOByJMZk+cuMpYPZivRHU9QFAvEGxOXKr6GVa4hO9aYsWaiFruNiteaFFY8Rhr+4793YFdhz7Z",
+	"2Se2t6JIfsYs/qXE/T2Nef2YwH9+feXKhHSQq49p+gMBgXFMzm/LxF91jNSzQH222MEtsi4HHpb+4NT3",
+	"B2SnL1HuasWTxN5diDYtM1aneCzXTGGp7uZeGB/b9sHXXLTuR+5LMLZK2F9LXLftRFQ7kxrEh8s7IxVB",
+	"VZzhKj240IbR5T410croh9UHvKbqjpkLKrI8YjGDaR4HaeeTOMhYLudxnLuCiRZE67aq7ne3FySjC5dX",
+	"aWdI7CjoA9qtBZS7FGESbvI4VefCjjJUuDd6W3fCz953kFFDQSSDoT5mJp0u3WSVRQ8XRymqKNr23oS0",
+	"ntwSKnqeVXERXwMc+8x2iJIhkUS0HKuaqHt0DXgpd9SCDOBTeeLpSJc0ncKZYzIWKcqRvVohrdK9CFlK",
+	"Cba5JUaBfqCoaPgUwiYY0PU7dk4yGN11oEiZdvgBxig+KpfM3nVSPXfBEUMhNz/Y5ni192I2ko0Nu3z3",
+	"9t3N807SeXZ70QKbtXwr4BjB/gdBE7fu5R2vSSZO8asJs8EUq9ivT7iLLi0ySKsUXkrmbR5R3V7Sf28z",
+	"0uxK3kY9fnTBtUbRqmrU2inUVxOPfNHg5a2V0vgsDI3c2OKeKyl8KKNuQXzPclm4XJRCyWxlffVZTKBo",
+	"7YZPxFXUbmdgtw6gOwMXJTr3Xe3xoANcCM2uM9L9/s2b719dvr94dXX54+37q+fQroaZ/TjbuXmFE7/I",
+	"GVWtVHPflsXxrOR5tpzH4Trfdwd2O5wnOZcpzcnIPq6XgIP6vaPe5v7Cfs71ZJLGISxtZ/QkA+zdVZry",
+	"ML7NBbq2OTW0VURoAjbv5vyOmcPu9S/Ep3jP4uGxtgIKV2TWLJpIIEmXdP+4H/hzugf7W6PYfFIMPCjs",
+	"Ww+BjGt87h7fsjG5f803Jv+EhGvoA+iGwdRrh9j6+rufjv8y3N8iszp8IXr3MGMq9JWI8sEN9jZwKmmg",
+	"ZfC8UlS3VzG2y0n2W9dI5LAkd5WtrRtMwuwyqcKaevDNyHmVmJJUTlEARYC4i26PgLhWVm1JbmHnKjl2",
+	"5X7b7koMKagF8zaSxRDObX0t3jIdt5OhknPIa/uA1WfUWlvjM2xIgWFUlgP2A5ay5Aus7MYat1Voja0g",
+	"cCPaKFa+xn/cVKu0c+GRL7mp5e362qSdELvbUw5DTK+deo2vVHkkZD6FaihaVTyCxWCPD0Lh8DOAS3if",
+	"umjLFNimBqLWoeVqZucnFEW0bvsnlD58copj0plTD2QeaV3VylM/uAshVuBai3CuewR7PkBVa6N22Z5L",
+	"V7AJNfyewTUI5TRwSqTroRD3zwZiiHsFg8x9CW2991DYBTgyvnEb5FeRbkVr4IPEQZaCCjVAaSNHeR4W",
+	"1GJZcJXCScP62lFrZa3fqHinxN16elZKx0ac3HV4XQ/8VDzAvLaz59K1tkIuQzfIEDyuGm4oYPMzMqyg",
+	"8YcBKrYH1j8jQy8IhlWu18jJiIHoCmmmXEyAEDNfncVEtn9GhpiJN1wiIlUKAdf9EDNzsyFY0CDxFZRs",
+	"64HAch6RIclh7TYKZnza5WI4aHFfHQeLcTXww+rVpFrMQEjl2pNkTeoMgL4C8Fu/ciiXcVmFbtJ1TiHk",
+	"eeE34+S5gJbkEacV4gLs0LXd887Obeqj2R279WMv6lLF3aoJWxvf/1TSHA3U6qEt0i38rgV7EX6lnmiU",
+	"TSCosz6+/klpyr9uLrLVEZ9/WpxSMYyqtdWQZ0zX6T0u4wJwyFIK4XKIUzo2RP2tJV65kqaRIEhYs4r6",
+	"ockom7IFcwooyvVje5qIcjZiKiH9lXU8VlQzTPttRDjD7NHqZOKEfAvYCFJwmq9HkliO01VuIQykNVBj",
+	"qpJJkLFeEoYYGavqsGlOZN3BvZmLcNo7QUwsvbt14tQ6RZf7HBAk1N6nm5XB1JZKBMyOnoPtgAwd4Aqi",
+	"JesGLZn2Cs5rZytEdy7wQm2Rnfo5oCjWgU7Usznp/enbuFVVtZlddzJ2zZfuUUyAapMMagJRXiyE8vks",
+	"bTgcQaOyp66J3Gr5WlsQrmqhsfPHqo51WzQmbYVACE2Y6vEn/QAm4Mk3T/vri4Y21Wo/uEQ7dIr2+yfR",
+	"Nd/vUFEHpXRnluUnACSATV2swlT3+EY3S+PrR8kuKWqNFEF7/Ehw60vWAieu+2ob717WJN/mEd2GVHyt",
+	"dZQGImAV2xVExnE/mvOJH+NnrUkM6eZksy+98n+1FA76bWo7kngpfJFTsb3RCWJ5oxUIQ0anoWQhdexO",
+	"XIc0NJOCwQ1oLTedBFy50kHNG/vwJGhtcff/J4D44CsbS3hurLVZF/H4nLw6z3NbaP9tvOt+P713HWP5",
+	"u6yqoIrO1qD6tSKwBadawCx23hrVviXbaTJ+9bs6yJeA9XiWxED0EhLkC7fD6pW7L3w+XcSUPJ5OiSqh",
+	"gunO4bNS16XEKh86GjeP4Ys733m9GYkv4qt7fk4BagMPPzjB6lQCVa0iqhVqXsfi2Ew32zIMfMOw7KNa",
+	"cAPle4zZblCcFyVi980oWFJrJmPw1rqF/LDUs8ER0fuwRVrDO/g+mCrNZly8nyjqgUzs/r9Pc6lLFc9i",
+	"8J9tkdY7eu4qgRstSvRekgcPZaaK6anMs42jnLu9ua3faHciuhk2xl93VKs51/VYtM6xVutyrK/LUc5T",
+	"qJyPIh9S/IXv0MXODxavAVq+5evxo0uF6dmF6lgxZimM8q2gytzBWyAyaxuMh1QRX9Jbp7tkci7OiB0K",
+	"r1Zsg+cqORHmISNO67TSadNHoxggUumqPKVt3VCHhOnd66ql7HFUNVKgN6MggaqzM0Jd+RnmsGPCQ1Xp",
+	"oEpXsd8Sv3OUq2O4lkh/upEkHJVlDYSD/pruarpRchJ90hdYXEBp2BbPNzF01j+swyb0sWy4wiq0+KtL",
+	"HYMMTJaRBbYbXj9+4IvZYjYBfvamh2MayluXInshs1ja4bokaLX8asXybYpRnK/re6c54i/R6aKPeHvX",
+	"EYacokoP/FTFFerW6lYlSIgUKXPOpaZJ8rTFInOhhDh4lstvn1Ptwh5nDhvRqjBTaS94xaDJQ9xB9zfJ",
+	"d9Rf46Wwl5CcKX13Aj8v7qcVr++0E2zDOpXgTIdH9jR59/YVqIeQBBod7O8+YhAdkCtXNOhjWLBj3okZ",
+	"25t11jtOPNi98PMRQIlVQovwRAtFuWCuj2IAvm2NeLmyLr60rM301drHYND5Udbhl7CePecavtR+Gv41",
+	"n9Td+sArLu5aSAAuXqLYhGvDFBavuYIoX7LBodUTF2vnENnUHwPEla1DC5WQaKsqvgTo4WVPS3Tbl6ir",
+	"sV1Lm+NlTfMj4fLihIbb1pq1in7FW6Zmuq0awFpAeONkZNC5InSiGPM+FXiTeHD4a8Xvabog1zLn6WLQ",
+	"6ZG3bnn2+REjVjuJiyBHrtdBxUYkIQzKkRLwNJTaEGb5LSgk2vOva5LJuoxyb38p2zZeABIUUDc/fXXz",
+	"hjw5+uabgyNC82JKD46R8LrOUnUv+grN1SLXdRA4G4tY8qDCax1hVpVggXjeOI2dKmQqjJ1NzfCW+X73",
+	"Yg6sx3R4mq3Ui23SWxKEoJeB9y8HMUU9lfPKJ+g14TPiGZF0T/p9kDCyNISbCO1Eq4eWG93v1Nuz+fYv",
+	"rRtS44+17knt3tk06RXp0+pcwI97dXu3Tz/9DF8OYme/wrprRP8v/PEiX9yE5kDr54PLe+n7/Yck879l",
+	"mm3uRBOR3JslyfYPR6WDjAWugw5i2C7e7hwoBlCB5sM8zq+oZM5cIrGZMkwirQaAQvmBkIpPuKA50QVL",
+	"+dg1ckZ5r4OnAbaHjBYw6P4ZGaITb0gMy3Nd1Yk2E4p0ObKzH6GHEBoSes9VA5os5i25cS3EXsnJpb+z",
+	"Ph3bq7GNodryI5tXRbtQ/veCKzaWH4gU5BUX5YcdWubyYq27vXmUGvL033ORVJofyxJsfPXepyck1c3v",
+	"e5oBiJ4rTXxvx7AjDISZy/djmhqp3jNBR7l9MPhbxrX7oz2+eqzqCBKo2rFnyrJkIMCvAHAGWpOuYHNi",
+	"F6GhKSItCkbVGfbzGgaLWu2HtjrVNj/3+SSOvBZtcmlqT3S4pzH+vgn7d7Xy99dbMfoxuqYWlIZPKNEI",
+	"0u+WF821FTFYv4N4DDN6xx3YrysHjyu6u7FHTrW5YUzsMu1dSSZM5w++B3MKR6s3JE5Mxmug7ZXKO6uy",
+	"S/OtBmiZgclZtgRZvYSkis88Bhy4Hzo6tSAStTPc2IMwxG6aAMDthmAVCN5YQZ5T8eOqffGnfvIJoMb2",
+	"gSoPo1GEBK1BQVXvDoNhKjQxaH253yNVH61AZ8cM95N+/ww7QgLOJALb1N+irnOq671lH6QAk7vUjbN2",
+	"NrgnHczyFpmoVdyv2rPmlsQPjBXvikjCHuDqRJGu30Gb0cov4yWSU1OWXVzbCZF232yrg7WeYfu6NjYc",
+	"jCCCA94CHnoEicM5GbElOPGZB+tLa5sKaKtDdU8HvoXGdyyZUbE6nW0cDR9bN+fG0BjIep1vvjpZVQZK",
+	"7LqTJ93rNze3xCFMasOKg7LY38LlWX89eqqQT7iNfeazFpsLOO5bS/ybfh+S7mlqsKt9yohRfOYoNtjQ",
+	"ky1MmtaOzQ1jaoc2ZNuA/Nc9eX3nct/beFeU/0/onbW7amPveTAwW7UO+HWXIddHc4qcs3UhRPeEC9rp",
+	"Jnx8tDn92syP8KTrPBVL/O/b0Qjh511u3fqFxthJIBSjRZMBRdV7s5FiP0v7EFMHFrdSgJo8szGK7qAt",
+	"3Uc2Lmk1c8Dhmvig5jpgbjsWWGifxSG1MtFPyiVv9SHfrviJ60iWhzO5E3Iu1vaMjddIW0lTAYDsgN8a",
+	"jeG9gEBSFT6E4mIuuOE0TwjrTXpk0DnPKHnVG3R6D01Pd7xTQ2S6fHVY7y/rDyWeqbMc396KyBslBxtI",
+	"vPGBDVNs4diHznENsu1DJ/v5IGc/FfT1M1VDoEDeJjOtFuVXa9FbfSnFhgqK1TqPeI+QLbEnw+Ha0Qrb",
+	"DmjdnfzJZSvR/dsK1+1W3jHxlulCiljnkIaJs+Xp2xE3nzE+tslEuZ3LF+ASfI4ewS/ZHf3juvlcis8w",
+	"nbVfuGGmjBid0hTWxnkXQ8O3N5r7/fTwkLx7+wrU35/eosUGaYPxHA110Wrs+behCOT6x+8RewzyPko4",
+	"E5JxxVKTL+ARQaCJAUGIqHh1FksVi1gez6hmT44J/gzhwEXBEAnG9crcnPbrxk7CfarWF6Owd4CW8U6v",
+	"iciPuFyN3G4IV28M824fD942xFtl7YREtyVdvysmimbrt4FvEURdW7qXoFblnPhcTKy6BRnB9r8hzAJR",
+	"HlFFfpeN96fRHVLR2FMdzEkIxnIS9w2p6kDCp6FAvlvXqufhNXkO1yhSCFpBH81pnjNT9+DfVIPWVlbk",
+	"aPvBmRdLzTWaQLXVLL5/9pmM5UqVqcemGf2f7l+9VM6izaQZ00sn1LItzqG46Sq2dPDCPfox6UypfsEa",
+	"tSJhlKHy+D6rj3fzTLi+mmHGDzVtLZiaLZoiPfeaRcNcV/XE8YDIpxW0rxYzglEi71lOU9ZZJ9rqV/54",
+	"cvLtt/3+d/3+0fGTHXIT7V3n2/CFKYpECiJLRTBuXFFpa6MXeOnwnXry79/8NDsa/aV/fzz96/y79OTu",
+	"1Xnvb8Vkm5y6YAOen3/7w/FPUaQtL7XWZrZJLIB9aMOsQCtbEigYMsXgYPdff75NyNFTMuOiNEzvn3kM",
+	"J4R64qIKPSunMepeA8QY4oYOu3h4DkKX/ztE6E/JM0YVU2RQ9vtPUvgg/CcbBnHH1KoPE4HwIAiN7yKQ",
+	"KVWKQz+fNixkSMJ7van7un3I1T5q0h10gFjMoLNPtCRjqraTmqapBrbBA31CkzIrj+s8VqCRQJNvtDAL",
+	"AQn8jRETM/GtcdKwFlrJcrLjkuSJrPqXlqvxRS09l4EMXKoHFjL67pgOgQYdjfYJTGTtThg0btb7CbTI",
+	"qaPXIynvLOlBgcJAdKWCyoz9KuKyIKks8wzuoRGknmWndYYs6Bh66iD1oL45gFRNiGD3TAER/ztTMgGv",
+	"y9Bt8TAhw5U9tn+MbPIQ37Qb7YJk1AwELJAq5jxNSFV2Nbh0CJoI6bZowbA9rWI0h9loMmXK5a0s15gs",
+	"qa2xa+bouPXK2/py3HCTfdNaw9zCosHsnm6TlPvJxB6j1zqVbIfwQ4t0sUqYoY08ixWwyiSipu2AgleN",
+	"96xNR7wNQraxpr2Ig7NcN4y8d8/ZXFtKlSKsAv1slcNj1jJhe+FlZc4Q+Gx5emce/wn52xew9Vo+8XMF",
+	"2RaJbJTptGqSx1gFm4fgd1sdzjpgPykuppSL8/YmzDtAm5Bu9V9B1U8bimvK+D3T24CJcg1V/4lHsviv",
+	"//t/x3a9PXd/N9RS7rBKf37+9sBqdefPLp4P9xNCcw3qGeDa2Qd9K4wxs3TgLgUHZLoFtGk4fnzqYNju",
+	"hhy4nUuuFiK1Omw+vKR62pJjgUiIYe11t2p8vfGsS521whVuU4TtcrjBiAWEQ2tKnreCckYVmSgcqYcC",
+	"dKS4PHTNOl7CBapNeDrV5i0zVL32oDy75vj18j0enViqp9vK8R/cGZvc/eHw66f3WWKJX6gB4KZefcGq",
+	"d+zTlzzwQLYPxITf2aIDYOwTq4e1TV5CE2EBtDu7R/b22S0tYd5QXbYl2NZtaEbBN+2BNGw37BIPmwSQ",
+	"DoC5TLrzqoJof6vbp1V/sFc5XCVbDVMVza7Feap3ZsubceMNjPo9GCbu6U+6g72y1L4VYfQ5qdKjIBUG",
+	"l263nqdTqwoM3Z/sleyCyUf/g/yR/OGo1+8D2tNMakP+cGx18/2WCPPKHRI5fw9ZBxrBnOe5tcwAfsjI",
+	"JVIIMo02pLq5kww2ZQvC3SLlMqLYS9Dtd1Dtz0jO6D24Muz2+8InP1NCc1f+uyloFWicSxGT24uEXL69",
+	"OO4Tqcit/Y9tUu12OC0jsd/q0lr8nwFYaLsMu/DY/ILWn9XDg7UYbAJL8MaKQmcYgyfqvMR+CfivF17c",
+	"/uvPt46aZuDOgV9rOpwaU6B/XN5x5sfgdtvwT97Jc9pJ711FQv02LfgPzF5FYEWP5doC25e3t9fgXZNj",
+	"UrW36BHIdK/aYfqUdy4muQ+6+cv9/PoKnR7fy4HwTS1owQ9pwSdM7FdFou+8Bw+L0plgilbNyrnpDcRA",
+	"XEhxz4SB9oF4hVvGweqbscxzOden9rkD8q83b36EC18Akm+PvEbUKh2FqzpCKL5BZ9/5XQh14J49O9il",
+	"UlJhV7zhPwY+lD3onJJBp9frDTofh9gZcwhPDvfPGhl/8FGr1wAw+YzR5e6n9hs/B9masEkpFQCDAbAZ",
+	"1iLJqKEjqhnpUqIYAJAnhJJUUT21lowIdwNAkQVjmR4IYhkGM6c0edp/4jrRvWVGLQ7Ox4apU/JkWB2E",
+	"n/Zedd52BSPF2ThfNLor2aGvc2bnZNTCtbmzm05m0hJGb4/86FCeAXUtsxY919i8YcSmXGSn0F5uNrMf",
+	"Z9xMmbKDTmkBKEfEHrZi+cJKFgC1MKjCIVh4wShE7bips7Gh8d7wKmOzQtoNXxz8wBZQ+KXpmNnB8TNk",
+	"Thew8Rfu65U32QHUDv9yUG3AwTVAnUvhWgJOcjmiOSncXz2tg77K7gE8acoW9mOwkIxlPXKDbmlEQffO",
+	"RjvZKaMZU1ZzoOT7y1uXt4ulTp6EA7oAGG47dNcdyT4pIdEbS0xoRmYyY7kmUysqU1pOpoaUBe4QN2eE",
+	"1vMesYV0o+dysqdhLnbsGusbzF9Gsx65GqNTE8a1h1GPbZfjARH9PhKP6ZJZ0pzThV2IHXtGldW+Gvt7",
+	"Y2jOTqEOfJgQLe0kLQ0iM44Uo3eajFhKS83sb0q6ul34Si7nQIvnQorFTJba5/5rN4Bdzmm1FAbeB3Tx",
+	"Z8jgIEuu39zcJuT63S1s+fX57cVLB7AJKQWrROUG61rWO7LX0fHTp+Sea27v4/Obi6srO6s6g9nu/bt3",
+	"2FiIkomUGUmnkqds30pUBx3cqFsglNyxBVGlqD0TyMmEAxHcscI1sPSAmMcnZCpLpa2YqFqQBKq+VA1M",
+	"dfzYHh62ndIpFkoA8XoIGeTsSumoX5JzAQ0PVYXgXufIOxcJNITBSLsneaACZqYSavXMNCF/L+0B2BWO",
+	"ZLZY4ma7AzgDHzPBJh+4D/ZZO2DjeF7CeVtqgkGxaANwhaw0wt2uxsaNdoUgfvd51eEZfz85Pj4DpA0r",
+	"dOrcevtlPDZLiMYqlA6mnkyY0eSk/11CpEoIH9t9BWkOHIFfczxdKGnv6KQGkK63v8ZNwe9YU23MBSZ1",
+	"ItWjZA9kxLjqc2qVWdJ9+uEDXrQnx9/hPWb519IOMJuyN4E7oJkjNrvfMPwPbKEBaMr+Lt1Fb2XTARce",
+	"tUb5Wppl9vMQm+5irwGj7cj2l+rGgvs96KgJ4ToIs2BcDj4KDjm8vaC75RCwFoa+FnSYuL/73pgorgcC",
+	"230RxTBLiIxzOa80D4E5ScRMFWPkpTHFG5EvXMxPn5JhpUMNLU8dPT3A0CTBPw4ExBH3E3hQsbFiejok",
+	"XUvYZBhEdf1PCVESakZrR0SpGU7HDuELIrHW2KhSG5Yd4F99JBIYQN/xAo+96mwLq8dmuQkp8lLDiFXZ",
+	"7L8cDTGKhRbDYiBQ7YNv212wRCCky35KCNpnubUo4ZGMM1dQ01irll6DQ2frHLuuDQQg09hnIKgK3eTs",
+	"VQgJyrRuj+sI+KR/lFSqIM1zbU8WXnfVm0PkBSAfS7Oc6TPLWCgOcntt1EPVxi5ggtg9gNvUEfZKxBgK",
+	"UuEoK8fUcqCZ7BJRHghfYN4V0u/DKV6hjcnso2p78/bFqb1mSmEVlWpzutWtlOCVlJDnl68uby/Jf/2v",
+	"/wdpxioNjsZyOZGlGe6HJUjQdmMgHOUgBL+cORsS0hLmwqUmkO7wDfzH0GGoOP51xsC7t6/2dALN64c3",
+	"LD14wUw6Pbjhhp2CND3AUYZnJGjh5w7G3aOwyy+lNkN7e8DjSPmgdA3E8C8HzjBm2YFl41Pyl9evLFO6",
+	"Pw/PauB/V9LXlNP9J2TQuVBS6wPobe020lIMPDbo9NyhHWDGQaArsIwIVA/hTN7KHATAh4O00lTQUz4E",
+	"3rWaea1yW4vLNb/hTvdOCBNjqVLk9VpAD8RogV0gABGHGODHrkscycrUAPSo3oPSc42/75+SIR7EEEcH",
+	"TkUSPSNDORfnePcOwRZoCumzgRjeczaHULaVY47iAYBPJ64pvC9ek8rKdEhUOyNDvD1hM6yEdckeOFIy",
+	"ENhexX1bD7Hb04yLnlX+az321DJlj/ys7EVil2X/8KRnlTa4Cl1QHm1w+9uJ5dIlNAV/qT7x2pE3VlIp",
+	"DOVw7w7qdJRBx+VpcAPRmdqiOb++CgC0ff9Eh9lLC9457Tzp9XtPAJbVTMFkPxzRbILW+wQjo9XhX2Wd",
+	"007OtXmGj0ATBjQn7HPH/b6r2DOu/poWRe6uucO/uVgcOkq3b64CsQQw4yOg9PYB3bMreoofj41ZTfLw",
+	"ShimBM3BgG34LDqn//ZL0tHlbEbVonPaeY0gsPgBYF0geWAGqu8sLckaP8tuPp1orBiczUphR/wl6ayy",
+	"VOe0g9QNXz90e3U4pn8PNjySagxHAFHm4Zj+vbegs3wIHWykypjqkSHeCS/NLHf4HyIDpbbBkSgNX1N1",
+	"l8m5SAYC6EvROXl5+/oVyZQsCgB/kE7ogJA2knChmTI9MtQQAoRPmGb5pb+UqGIDUeQ0ZfaqZQqb2VVN",
+	"+EEy53TE8h65sGoiCAWErkSNA+6HYMEs4wZTSHC+3Nn91hZDwm8S6ISZC9zWF/Tvj0mjwVda6PPF+U+P",
+	"QZxuaNIFkQ5+IuhO4k6gOvvGae83iBSXvwuJTuX8gJuDuVR37cKh3vuXcn5lfoaHH/8Igo+1nIQ2rNAB",
+	"wzzSqcBnrGI16EzlHFw2dlaDzgM3v6ATpg//ofNy8rFVUAzxKVTS7KOoo/VmWaXrBWzlhk5ayGVJcHhB",
+	"MRChpOjZC4zsXYMTQ0KbCpHtOTNpQZz1l5eT9Xx67bCxqaIzZpiy2+Q8vfZaqv28dqhO6N/GZKyaVjak",
+	"+H/85fFp8RqhO6JUiKHYj0nnpH+ymfR+lOaF3dBHoNVzaJTKU/Q/dQuELjxARS0hOU+Z0CyxivMB+DfA",
+	"/MU+dDUVWVOXZQ8VLA70dwuZ4qpnv4BA8V+KnONLObc3Inqs3dwfS5y8ZHlBLph9x3EsTQ3xnWYftu2G",
+	"0dnWOod9GJWOnvPhr2gC6FS3WhP6XgIVoMLIHAjQAeD6964cdHCCZxy8BClVGVZA4Rd6ZAhlTq5zJzgc",
+	"QDZZ9cSOBsJmIKbGFACSe0aGPJXYpBM6qI0JJWP+gWVEM2hvjTaMs8EzRed6vXy6tVv1+EQHn2mRHHAA",
+	"j0RlduzqILq46z61Xwdu94rtFYPDxZTeT2f/ADe+nfH9Qw/c/q1yWy5cbvhqPsvKmVQTI6MF0NNjHE79",
+	"Ee8q5opc3bwB15f3VdE8t/Yg/Ck4ijprbJvDyNj9YZrL9K5VIlyJhrsDedUqBzzFgAwyFARI0OeCbUjT",
+	"O9TWhzS7pyJlz9n9hf3rEJxlM3kPyv+cqgz91XI8tlzKNTr9eUMLcR7kPW0ljVQL8OJDjFATaiBp2wXN",
+	"tLWgA1AgeN3FEzVG1lA7cUMyTboXr658lA4a/ngkfXh534Pq6imFmokeuRLej+Hxm5QsDavB/dkHyK0/",
+	"6Z9AduEKdfu9eEzZUn2jRbDAEX0VOsktFp76de5pRz7otZ2TMVWuF5k27qcp1b6zriHdkD6lyBehZAp+",
+	"28gQSaeQOsIC51mmKzoeeq9hPZ097am32ditinuAB5m6BvgumzZsnK+xNRjrkVvLRhjVm1hqGtH07pRQ",
+	"VyThe1Xbq68UBVUareisRPqqlDVpB3jyzdM+yejCmj8OGeyhtLvEy6u6e4wm6kcOgyAWJGn8UiWlPpPZ",
+	"4rPT/jlOF1mgaTx8/LVZzzV+Be1J3nvrYAvGekYr6JdPYd6T/nebX7iQYpxzTBY6OT7e/MI74Yjd0uMl",
+	"NAp5DOecvTVMi7hwt8nnEwf+fvR1sK1e0efs/jUWmz2+quK+deP2ZAuNBZraUZ6P5IevQtxfQjRPk7ni",
+	"xtR9CsNTc9MFYNvK1/o4B3v4D559XKeJ1oe72U3h0va3cFIcf2knhV9GG4FgoOGrIJA3oiqndt6rCG18",
+	"XmqAYtHDkZI0S6k264Mgl/bhZ/Wzj3hqzU+1RUTOXf7wUb8PwV7tjvFoG7lNXcCXudvhyeaXXkg14lnG",
+	"xEMOv6H+ufbjzImGGg6vKQKS0B4qlJxAvkUXl+B84dmMCx3SAgzWSgV2v2CX44SwUTw0T2hnhQgB4a6e",
+	"dx6V+Zcm2eYqZyL7kpTzxeRMQ7JANoTLFtRfkIgOU6uKYgVs1Mo46X9H9iDz2Am/OdWE5tbEXhB8OWdZ",
+	"b8+7zyC1kc/YGfji0fXu4fTcWS6r7zjKZyPZ5NP0/Udzps0KqRmsrkLbinlwqq38mml9ZzX9wcxxY2SB",
+	"mdxZI8HbJ/75boOQXwcWKhSzfX7GsX88L42cUcPcr61MM0SUFSQYSGDDhKzwzyTn4u4MQK4rx1AEp8Xz",
+	"2j5mAFVdFsCnFAwN/14eE4q5HfQtyaGqY0pFFdomdCIxC3Yggrz5ICMGs00T7/dy6SIe+f3MMb3IMMaf",
+	"SpWxWowNHH2SnN8xTDm3rJDZafVi4kEq15vOJ7SekZPj79Bt4BGnpdrTA5HzGVQnrMiSyCl9pd6A5iwr",
+	"2/nL+gS2lU5Q+Zh9ujfgn0SaPcTpcHK8xcdupXxNxcLtnf48EtTyp4s8NVmbehKsVFzM+AbwJJfH+TkF",
+	"KboWD2EUV9AV9HRoc/Vf0wlkU2JKunamF/ZWxFa2XJPucMKMG9NVuevh/ikZgqQYJnX9s0+oHwgINo/Y",
+	"WCq2p8mwrqAeOuAXqAkeVlcMljK3xOZW1qN3Fjy+3mUbFQZ7AWO997aPv7Jb8bjaTr18LGqPiBKr7cLO",
+	"V70jWMm+csnyYB4MyKLRHxlNyhiPJUTmWWBiutoc6DzqMQAcDyJbtTKhYveczeE8dIMPM6qnI0kRErU1",
+	"7r4KI+NqmkGsjF3o7d3tBcnogkjh8te1nDFfhebqyrqW9QYiwPbYT1xpC1aYyLGLOGSNKMRo4fzRAq3s",
+	"BZkzxTySiQ/lVxnFTb2w2uXmhrZw8fNqSx7T6VV9pMXkrQ7m022Bz+L/SGmeg8JXTQjqqgwSqofy9Bu/",
+	"PUXWWdNNekS5fTBzEE7t+jU6j/Ep8jc5wjgR5GBALMuSpL3BkDbHbO4sU33m254bk7uci3qRJRuIkO6o",
+	"qUofAD2szjN37YVIV4CG7XAvgdqtup2VDKJrqQuGAy4e3KxLNVHQMgdrDbBnBTcQdnEwaaeuOBHtGv8u",
+	"FQssqIqqv3Zir5GJHnIXfUkTOdIrKsIYgKWAxgw8/hA7+TcQa6oY8dpKVYfhUNFqSKaQz+Br3NAJaUVz",
+	"Rg1LiJDzB/Mly/mEj3juWLL1pkBcAOS5oNoRkhzIjN4xbQm6MmyXsEkxZbiC+BoI39ofx8XChhGz/IQT",
+	"yhlg5HGoE8VkY9+EnzC7kafk2HWPHYihf+eUjGmuXYkiJUMEExoSTaEYrwLHmHGtoVB9zxVbw7wXZCFL",
+	"hb0PBwJ1R7dWy5F7CfGPl0UuaYaPVyvxxfuaRF/9qyxVsO76aaqYWzpe5izrkb/KElEzYYiqYBGbZ1ZA",
+	"aWuHhWvUI431SHPmiI8IUmt1svst9yfy8GVAMJ+uBD++nhrOMypxoKIuqGmjnrBR7+BjS28JmU8X9j9+",
+	"U/GNcHHNqiVYJjJtRV4z7Dn4MDkyYea2xj17iSpgq0SxdoKSc1LYGQGOhL0ZZwFSVSUNnbeIdNXsfYUR",
+	"5x7W+6ckqMmmIrzjrVodgv2E/0JAQsB9kHOrmnKDpdelyNy+hQ9DqRumuO0nqCg0dg/xbgCHYO5axbju",
+	"tkNUf4dJPXI4xz1NwpGh0OtvZT1/j91KoCe9VSiqffIaAxeY/grApmhyIIQj4SbYnYbO7FqN0SodtqoM",
+	"909XzcgGwoociefVI0OnGA5diS9eCNWkWtXzMKR2NhBDSDwYYsVeYC963UsKpquX/B9RtyfX4CC2s0pL",
+	"41wHmplTa/Nr7dugVuY+5uSifaUDT4FLm7JPovUAaUxnvqmhh01Dk6bGTSPnBIfwyiZk+2U8c13w71id",
+	"+RQXoxE2iQf6oYQ/AJ5Bh8Au0f0kPhK4TRoDZWxMy9xgC4IZ/YA4WlDWUKFqHUW6MD6mGH/tiGptkYMz",
+	"UyqBgNmWa6jqizojPq+h1hSUOqlWTwtArvHLDHntwXK9llUH0xWh3qIi2KdbSfsrUhHsPNeVfAaK+Ndi",
+	"rAdTSh7roA//Uf/31fpUhKtQgdjRCK2/sVVc90sTxmaieIhK+GukIQT6StfpOw5rBC7pM0IFOlZyzchJ",
+	"/2T/wTRV5FToViUQMYKw5QH2J3byOqWG5nICjhYP2+gRDpeScqpewb7dsBwPhF2cYWqmrdlDBSoLGTX0",
+	"1JnQ8CP81b3GnLOxqdXdMebgQNxjdmhwU8xohhriOhg0Lsi7G5LJPKdKA/zB0H74LTWulGnKiKKGLaVw",
+	"22fQ1rXa8YJRRbr9Xr9/0nc51phhTQr7//7Q79m/i4H4w1G/T6ipXGf7PTKkhRrWWHJQa0OFKGnONcvw",
+	"21Z9ZCoFfbOaHvnP/yBPvnlKDgeWpGbP7Zf+8z/IUb8PWCsAqo0AZOzepVPOpV8+uukyroucLnpk6JLP",
+	"h1ie6vLY1UxbzUrJcjKt1m9pwN5z7qgRtvGUeB0aYC0dsOZ//gep93JlRgPfXMqtC4GZGwP8kVSaOSjv",
+	"Q79vdrHDIFO6poeBwJIOLB5BGtJ0gfaAnz8eS+Poz2rTHTwYpFByxjVzcKkYrlIcEf6oWJBULQojCYAp",
+	"x5TInGsDhP2Yjmz7gXWXY8C3+rGqxWBwIsdjqBkGbADEINeNtDwvA+BIthdaYTamE1h/9wC4UYH1c0XA",
+	"jlIbHyYhOTsyG4aSasrSO6g1rH1mDpIokDkT8OwF3wBl3QFZrYRr9hMPFdQw6bRhhYcxYB8odHGrqLRC",
+	"QwPE2hH7FAYjRqJhtBWDQbwVgz/6HJ/yZjJOgqG/pXYPCmtr3mLRZNXRQ7OqtQiUo2H5iFOLqeJmOmOG",
+	"p4E5v9aRhYFMadh25lfQWX6rdOs/bW+PVUjrWw0ca2b2pcK+drda5AGwzteeRPJr+vp/XnUbgbz3WNEA",
+	"8wlXCDJFQRdJ5Z0Fp4TVOh6sk4H0OXDvtgbhXoJ3x0uxGqiwdsutRI5dvlewPJdYZqk8g5UlA1E72GIy",
+	"1AOkNS9ep4hZCQbBMoBW8joZ3MG9gbgB15cTIQQqh//GUocc9cGcrTTLqCDehJyj8ucwd6z07JGTfn8g",
+	"vMNfs9yOteT0y6no7VU43Hh4ZxWWEv6tJSIyELhbVXuIZkAEkauqbEg5JpF4zf4ZOTk+9vuORzUQsjSa",
+	"Z2z1CoHi9VFVzrRyft29K6HL8ZinAC3o/nxK/oBIvoIHh75ntUs7+p/xECot06vhjc2GwN5UzrEPJEqK",
+	"Pb3vkOYQwsfOE69RdGxmGDRNIN8RPvXe/TBcVf7rjlMDEbRxAnnl7h8fwuWaTFmeReOrljMeYtF+mdzC",
+	"m+Y0f6Xkws2GskuaWjWYv94Uw/8OGYPn+q7WpGPXz+e4YQy4KHupvm9Vpt++uCAnR3/qk4ubP58S6qF/",
+	"lZxDHGTQeVMwQJ9zgmjQgVhNNy688J4ciKG9qYb7iY9YgA3tHJeEGzZbzryCQPGgc5FLvfKxHsHhEB9z",
+	"aOQQjDhMhzJMJ2QkzZRwkeZlxrKzSuy711z3O8PqULn2CVYOk9ZOqW7lAJ/A4JEmRmbWfr5lHwxJWZ57",
+	"kF6iC8BAmDLm9WdVCoQxGUs1K3M6EF34GgS9AVz0X4YJGf7R/r8D+//+5zAhho4gKZsqxenEJ2rtI6CK",
+	"Yohigm/vDVs06Ru/up2FpfMPv1Byto33zz1+K7dx/xn2wRw62qul2bLO3ILd5RaUuLbX1BiaTuEAUY+x",
+	"1y2U8TDFJRS8IOXCXBy6ysFzrj0k+IZJ/JaiEeeWVwOKrtx1jQAF4uvh9jxYljRd0YdOXQK9tWzJVLFa",
+	"hGc2r9rViYhWAUDSDnTaAvMSUf/oxkzgZCCa/i5n+zqc8ahe6fMorayoZgHmuOsUZpXM7wYCK7ACxTKs",
+	"wnLt+PYQzd7VYNk/WjULFUAJtSAOO9yFy2P86jbvC/rsv2Si2WtUlqPFqlVnwd/rFT6TMeu2FBh9Wc3b",
+	"VFbwqSnNS7KAUZUvDhSzNOYFbWv6WqG4SHlBc0BqRpATz8cr2sRZ4I0PpIZUY8YNixQ5FjjnSzujt/WE",
+	"HsZej1qduzTTtvA6rusLBrp+W1wALh0fhBfeJR5wgr1/Km8OEh0osBB6+8T4Wg0Z1CRCywlsBif7TyXY",
+	"t6DVKn24zsOyoifg2N8JOErAly4vN0a4CZnwe0vZZYHNXFESPph+2yU6F9qoMvXCPKrhVaGGLpaKQd7S",
+	"PkbdaiGPwGwouUWrmB+IoWI4hWFlnhHB5ks+2npcH9QIA61JBV8LjVia2iSoeHXDkWDcKdUuSdB5yKpc",
+	"3Xjqv+99fRVs0q/C5p/foxVZ2lfr1QrVdI/oENDtF3Zx/VMLp4uplJph4BLrzHTId4EkOqucjVKR82Vh",
+	"pj+7oEJWXWuFYukBls4j9SLubGUcyoaPHOUExdwJZ6it6pn43V/bgPv8AuDt0rp+Je5fY0L6bpS/V8n/",
+	"mhIBTyFqdJ65ZnR5Vjm0LetB+C777BYpdNwzhykVWc7aM9xusFsfeJooSWk6Zd6Ja5XUCeRVQI2j62bE",
+	"ND7s2gNZMcAB1LqLifZHTx26BxTOeu2nR4bYcB0TMHJ+z4Y17gjkrkOnKK3HZU7GzGAVlGIue0Mbmvs3",
+	"6olAV8IRYwKan0G5FHrLYM3gJjZTK6DlmAypfjOG7v8iI8Ogo+WwWUAJSg80IIRx7Uyw0tIPu9+rGlyC",
+	"oy7PXasbChXIDuIANqXuhdwYvhqrRy7fvX1389yHJi9LJQtGBYCcK5qTZ1TcQf0rzxd1GQakxWH8oIC+",
+	"zurODm2/3h1WT4FT8JTIggnyL2TKJ1PyLySXc/IviHKyf0ae3V68u3l+i6mBLqWLfcAgZvVZt+ykPin7",
+	"YSyjsIP3yLXiqdvuZn6h7pFrJBPs9hTrbxKFAn4NxHvhaHer5Be9mI1kvjZDxTfzxU3vJB23/mj/3tV6",
+	"oHzR3BFYMHa7tIuITYpbSXEPHc4jlQydo6yTVLM6ivYRflR/ZGOXW0Ey7UN7Go8vqxcvfLUncKNg+hML",
+	"F9Yk2D2H7S6QvOQYCA/nk4S+8XTKXBLbVM7rbA2X0RgIUXx3q2y7GTN0XVr5a/v7o170hsaO5Aareez0",
+	"Mmof+exZjdeuGZkl4YSMSp5nVc4E6Ifinisp6vBKVWMU7rSd/jb7XNAFKMCHLutkzVV163MIJ2C8+jqw",
+	"6kXSvXh1ef72z5c3t++fX16/ubm6fX/+/Pnby5uby5t9AJHyr2MOIva+GYhzgYmsmIWBHcLr/BhRlQi7",
+	"7syjqgYtbgkj+C08cF4t6lFBTMNvrU2I9dN5jGzYn6dMQXcsAORyrcGgxYTrmud7r9dU4g9/N0pxeaTX",
+	"+G8wcahJp6sEc6FYZo3fKkesa+9ampqS5nCfpozfswwK6mZ0QTI+HvuuYOCOQS0NoonZvrOHfCqsjKeY",
+	"1RYU9oNAqwnjZ3Wd42rwbCCqfFOq69rGOkuMZS6DAMohsNEY5GkXUtPcbrKroNSu16Zf9UDgupzeViXZ",
+	"VgHBjKU5VYhxNJOgM1HUy4zMmcLMK3dpkSPyP/ahnbAeiDpVy0ztHSDzrH7wD0f9pN/v9/r9/SRMbUrh",
+	"UFhGFsy1Z656G5Pj/rFrwhaszKcUYFwRNGO3a65zwVBIA10K0QVojdoktGodh+Nh1nMucmrGUs3s1cac",
+	"9rg0eb8AVy95fNwjmMMHiBgD4apY0bnGVRjdRMx57BHEK2N6Zvc4qJntnhwfR2vZHQE41v5a87wuGrP8",
+	"+kziC89GIO+O+8efr/TAUeeFYlY4xD7+I7TrrPtmAOFgSyDSzWSqD70k7c2yhAw6N8yeoO8tn5WGMz3o",
+	"7J8G3ONJDrjnLOQSbN7u+4PAt7DNp+tY45tPI/84940GUEeUL7rqqD+8fnNzSw790A6o1b0ytIQ9dO4l",
+	"yLn53dvwK/ofkcCDGnowtEDEOhAApewdt8m9sPEmXnUw1Pcx8EB7ovZbAOa0rOBdoH6ybUAK7gowdRk6",
+	"uXpOdAkqxUAMn19eH3z7w5OfDr77y+tj7Pe9rA5WFVsrml2F2eWuBF3Z85BAXN1PyDfISk4cN7a0R+pb",
+	"ZcSsYQ0J0a4yzE1nIAKl9PXVj14xTewV0+v3Ax/JGRm6l6v+hH4tVqOsLyGopat1mr3b1c/aZ/EDvb19",
+	"mGh121tFB/wm1OGj00CpHghRgoCyAsjBGFZYCd2noUfnrMImqCfWHXT+Kksc/mk1wEC0ATv0yH/9r/93",
+	"0Nlv7HV1qbIeee5xM2qoC8x0DGIcQd/5CWKKWLscEspZBg4SBJJ80od/HPW9f2rfwYgp1xN8IPx+d5/0",
+	"Vx4+JQXVxnWsoQAMi9LyLTNqcXA+NkwNe8T7Uwy9YxCDO7J/OsVyH3GQTimvE+Gd2we0UvhTj7yQijy7",
+	"vYCpXd6+9NUGsKVCoi1MrKadkKEUF3a4c08J1vqdlenUbjiC7u6vePeris4KLjesqPr/SHPMHjkPuXAg",
+	"plRPgYRGgEmTOYSyVEmtG1rVaaD3hnwMA0wDBXjEmBgIO1Zvr0f8pdmG0tQ96T+JK0wghL52fSmc5K+k",
+	"Lvkt2pAS75j393z4rwFBF9zK1JCFLBFL2/lqjQxvfmSRXS715VBidaW74MWBG3stNq69anN//YHOCV3+",
+	"Mytzw0z2fQeEg4Xjo4XrDnbqoW98doMVpAGkTaUrOPTgGjSXdEMQHawzrS4tryeD/QxnYW83NJvxnoGR",
+	"fEFsNXeip3xsvMrtC3PCexXLhMwcqqHVQOg7js1/z6unqi+SGaPuo7QoGFU6QC/tVQi/XIPnckbFAm5b",
+	"qBKieZ5AK8G6mAjgfdbi/3rs4f+O4L9u7b8j/zZc6Mta3GeD/X2IyYDm42YPnnPtVFAUmLFAPeA/3plW",
+	"1ehbW8I/7UsiJ9y5etx749ratTthAp/cao48sjk3QfkkqKTLmRNOi/IwXOweApZtSRQwdxw6QAfwcqPr",
+	"VrAf5loMhFOZY5yPq/nK1Z634SR/T5z43ZWxNnHCMcNZ1Gn8iG4M+4OTSDeQqnD4j8BwWYcytfLm7t2D",
+	"gg99RVBTG2yFpo3wmwGZqqTtrghTu+vT3oW6NqY5lqU6YAumnQa6m3PYF1ppl5ZBx+OBcG5m/D7UeYUx",
+	"lFmpjXcBL1/49rJ62vet5yotWjCdDIR3IFThHvA4j6VKW9XSagceEwfIfWRd6DNU9n4bmlu1dQ3VLRpP",
+	"qF2aS+fWhae2b5gSEY91FMD/53KVYytEvifN2uEKb2GF04ybymPXA0SKCmMLqVYFjaQwLFpHP9AAxNrC",
+	"KovMf86VGaoyZ4BdW2pAJxG+NDsMw7oBLcc4Qy0JZopRySB+5z3UAJzfwOqtlibAgzU0H15SPR0mqBVi",
+	"RUBzZGvIr6mB9Me/uyXnj+lrSp89by4qUAI//roFly4zTSl7yLI0vyuBX0nNpg9s+vPBLgTetQNipYsK",
+	"IJEOSdxlLXj5sb3Ycyx3gXjVawVfkFffUuIGlu0/FfO+bazpdwPud95dn/nuCKVhwVUayaPyLKSLHUKt",
+	"4LpuIe8Ke58f911+OTptdAhFXyVgJUuIWuCltn9WTLA5OpjtVuUMswEvIdONzpiG9tsO+LAUxgqwccMX",
+	"tAeNdsc8Z6Q76AQx2kEHlRrXl3K/bjKF8F3Yj4fCZ0gIrdUjl7PCLFYT2qseWAvW1noKE7XP/dY9prre",
+	"/NI68E5uzZzHSFZ8iwevmL1h3EzsUUuxmHFtz7cFudpqrqWwI26Vs4gEqQ017TbgsIIMHSKpaIhYa5cG",
+	"YUjOfNZ9nRdYeUmGSF2caUTzwWQ/CGdXvzjKw/bgluB0jwChcl0BZ2YQ1ZBww+aMYhCQT6yd/DQ5eXJM",
+	"/uv/+t/kab/fTwYCHZhUk0HnadLv9/846Ox7r6wo8zzIhwgSdl2OwkB0h3VOxPW7Z6+uLiA14upH+5c3",
+	"b2+GCYk/cfHm3Y+3b68ub4b7a6n4Bvb70UkYP9NCv3iSj0G7V6Ev2csW/FzSPM4A5fiTSRik8CGYzwf4",
+	"kbUtUwANG8NW3p5DS1XQez6BvfY5DYiailVD6PkAgp9jpbxLZ+PmFE0oHyuTY8wmLqAtp/eYuChHmCii",
+	"kyYUfRO+UO9702wXMxuWUxaFVIYY6PitXcsnPQcA4AUzgZuEacNnUvDl0R1mBTl382/06UDMWAOIWVWb",
+	"jxZyx0gcnsrX2cYgnOFmTvmt+GZe+mgtNInxMVuPzVklXz6se+2qM8aR3qEjvXZGLJio6LN27ImKTt0/",
+	"sdv1Gc57omRZLIf/XI7YU2gVM6QTdoONDKuYdS7FBGKD9mOga9jN8NiYPp9dI1yZcVV4bVUTN7i+W7e8",
+	"r5OiG5NsDTb/Nn2Ot4F8246C8eEtaThpcRa+wcL5JdEKALdk7zzPyZizPMOCO29x7qGWS/E3QDWzum/d",
+	"AY8JSCSh5J7mPMOeeXsBBDD81SXNeJRF34Ve0BlGiF0iYe1kBJ27e9TvD0Q6pYqmlvKgIsK/27VKEgl/",
+	"5JoYKYFVeuTcs1SNnUsFmcrSFZ5IwQYCExLr2eFkpbIXwynyblsC4nDORpobNkQ3vzZ0gTtzCn1ALdsC",
+	"vbgqXiaLnC0vH8IFY57nkBQ+YUbX7bdctcaohGQYe1HdscK0p+Q12OXrTsxrTPXrc3PcPAif9p84Ua5F",
+	"T4bG8wFRy0q+dJ1lYmhqAJB0F5HWUI6bFzJWSsCt2h4ZCfJi8dLk2l3Evb0q2uGzY7k+Iyf9Ey+2nEfA",
+	"C8hVlrPjPIzj8LXfFHjiBe7e7668z1ZWYje01urgOsC4lncqQZ3gZ9UNWtlJsSJf04v7si62JPCoD9X5",
+	"JEyVAJy7u895dVHjpTejVccfXGylIg8Ed/V7dXKGNdnGpQLfZfUxWuvVAUvTPJdzcHi6/NiDsthvwKlG",
+	"2B9NT/yn+z3K/1KweDZYkS9+ZfZ/jPDD8qr+2e7m32XWZwgdol5aCa3RwteOfHYxFfp11jjDrHQIPUA6",
+	"bP+RJWSuuDFM2JlW5S6VK9g5aKvOQgQXsacHAmxzNETsiiBLngtuuIuWroYcasdv4oMHYqmypjcQ517w",
+	"uCQHaHcRzN9aXxPIgQ2iDAaq/rFxWFwoWcP+NtyxR+TQ4DvrkoFqWJ5wgY/hq72OfilBExCjT/mibrHy",
+	"6dGGNtP6Z8UN080yy2AqdYdWJHNLjECnG0ux0M25Pjrh6ttdM7oPJiFG8RlE1aZUk+O+vT6/aVjLA9E9",
+	"6fchvwbK9qBUzJnMcBnXc6+mXuPRZaR70v9u/wxq7B1qAoLGLAZixNxNjFAHCKPZQrS6HM14SLZfbauV",
+	"5YnudDcePQbn4ZRaquKrH5cp7/dKs6+h0mxqJflCloqwDwVTHODGuqvX0/5OQmo5LzaUhYczLthapKXF",
+	"Q9jwy/iEm3Nsi3N4+asNBcr/FTs2/zxlLgHDzwuqevUUMfOsxlATQBKAfbkEU9M4ks9ECU4grCMGV+a2",
+	"pE98jSQRTPGfLUiwPqy5RV3ZTiSzXv8+/Efwr236rwTut0CViEAy9bZtaNJrS+FdK7cALrCgZlqjBTZW",
+	"sm2vzW9OouCFv7c9+W9qBzuLI0CgDel8gy382blxexjq7pE1Bp6uhs5cvbUMrOCEzKcSLiwIhVlDmjX0",
+	"+QhSdWvx5G+NSx8rv/dTbYjfU3z/28iWHxgrWgSLHI9dD3/DHkPKQEbk4fGYHmYcltWegu8euJ3LFzQ1",
+	"Un2tpns1wec44a+P696Mx7+b5V+BWX5bKoEcNpcHY6AZuAmZMO7MSRfjc1hspvVcqswldaQyYyH3ASdt",
+	"baDVfMfEerbD3387XHcpfkWme8tSec/U4kJmcejtN8JDTeCDcIwOcnyKIcCUucy9uVR3GpG4uNCG0Qza",
+	"tsMrv/PvV8O/Yg37OsRDe2IB/nBRfAa+1cyUxTp0RlMq4btKaZYqZkgXkpqxSw1i8w2X2Hvovf26MW1u",
+	"9p36jdGh1gXz2t6WoqWfVFl8ZmnyWK4eP8sb2Oq2vr24tUYSmmWhPeN2BW2V3j8r8z3cN22oMkQzY1zH",
+	"NypWt++B/DKi2YS1hnQv5KwoTdiXNygwcA3dENhZYwXETGYs16ck52Nm+Mw/D1khlrkogJI1qhR8tzcc",
+	"M2djQ2RpsLrm7yXN0Q9ffadHAANtWFcKeIAxI4uByNk9y8/IsGAqZcJUQEozRoUvRzNzSVJrQStOE7xQ",
+	"YF9YVgXeuCDjMs9bihBeL57Btn2trnmc3SanPBz9r+iRb0zG4XfA8SFKqZITAMB0csMe+oMc70jv2Orl",
+	"2imMa4C4nJGgT9vzsROy5wfSJJOQGjyzo+0lA1H9hFnJI1ZHjv8UOHz2EnLSPyJ7b6AdqXsDOk+nUimW",
+	"mr0eeSN8qyCsiXx3RTSfCE2wW0NGJpLBPh3mcsKjd8vSsr/WpOTGLL9CdHWYX/a7hvkVaJh4Fk3zr8tE",
+	"5uvrsNxaM625FA+1BrFcuvWaPCdDwz4YfOxAG8XobIhJpBqmNIRfTgmyYTYk3YwaSob/GHQKdycMOqeD",
+	"zqDs95+kk1yOaE6qX+wf2aDzcbgPOqavhWZzKMYiORWZB8IfiEqiTrk2Ui1IN1LjXSW9JETTxX5SGc4z",
+	"KPnOuWBuG4+fEitaBuKOscIK5Q/c90NLc6mh1t1hCboSDntTm3TKNNY1coMpXXUPMToCaEF7PgCDrDTU",
+	"slQIMTAYbiK023JlwUPFjFqckif9fn+IbTDcroJSHS2xwlHeaaYu8QQ3yo2Vc2wKjmWPdlzvhRd/xZsV",
+	"WyYd6LrSnxiW577Ax4W/jeuLwhWZScEWnjofyCtjqSbSNG7YqBmG6Yua7F2Nsd0xIuGzD1wbD2ZPjcvB",
+	"SsicIRAwJYppBjR6h+UDwOhYKYQs0BwqIYbe+aVDQQ8opozDe3O6cFVX/z97X9vcNo6t+VdQrq6SVEXL",
+	"L+3Oztg1dcvtvHRu0mlP7Ny+s8PeECYhiWMK4BKQFU22q/bjft7aX3h/yRbOOQBBiZSdyImVHn+Z6Vgk",
+	"CILAwTkHz3mesIgK0IJYPrVnt/LGT43yqrZZtzQCW7rZPm/0cvs229M0FeVGByD/egVAzwiw6LfE3Xqx",
+	"3HlZh+U+uKTHwlgbug6mAr9vZzwEXesw1fb9vr161XwsRbabS+j+huaavp2+7eO2oI6WmdErg1lYx9Li",
+	"0Ogp12I3l1pI+7lvxKBLPFILXqWTnY4T5YP9/c85Ur6/SQal73ebbb6jvKp4K+MLjGmTdIVyEejtIIeI",
+	"To4bWzT9tc7HXCl1rSPKhICkGsLZgB+jyBjJ90Fypu9ZTAIxWI+P1+yfolIDL3D0bayHZ+Clot7JJtQD",
+	"N7mY4zQP14ZS40LsgfXs9mNG1itI8Nq3Istt1J7UBVIJRuX/hhf8xTaWsL7yt/zFKFMmA1SGo4PmWL6A",
+	"32oKD0gJADaLFyJjqVLXuThB5cGAprGnWeJsPwhXAUM3UXPHMklVJhLWB+/ZPvcM/p2PwjYQgb6UagQx",
+	"QNt3Rj0DWu98LBkkHI72D+qKcXdabn+2VgoEhj+UoMhSM16qkX2peaXkuDXNBo95jRvXVjpQL3wPH8h5",
+	"6trYLmB/YLlExSJYHEj4qO1XvxYyeUSVfPvO3vNcIuyNVmRFtsevu6CKtWkifMIEqNwysYlriCbSPbv7",
+	"JAEoiBw7khGRl92mUh2ViVr24/zV2TNXhoOsT/QPvPjlUwbTuKdjKRXgtQEWh1nRXA6Zs8O6ro01s0qy",
+	"kgPfEl2LiySWRrVbaeTbkBhIQuqCLCSkdLEqDek7UShloWaVZn03vLFcMsDwlhHGsfaZtY1LBidstRew",
+	"M9R21X/AWDaPgWDwcg3fWmRtLQk7mxJMusxzLbotrhu5u2mQ0+xp9dcO94/+1Oqwtbp+dlJ0tvTDkzs3",
+	"BG/6SQ0tu4Xfo2pmc/7+yNNrlkt3iFmW1oedCJ6R6/xaoQm/JV30NSngO8wGWouedrwmfoE0rcfmNgGI",
+	"IzsNQrBCrRtbqbnGzpA1A1sAdqB/cfjDk0GEdoPkiWDNX4vSkFc0UZXZLfIb6+Q0XKQh5A1nlYSTwLlT",
+	"bC7ARwTPzb4vpDElCjOZCao05hqgfcCPT2KJQJGP6VYlWbKXDKFUHRYoddvZXmKKqckAh+zUu05kRaSY",
+	"Q2p1BnIP3CAxjpfTlUVdccpGhZojsRTScVKUwCFJcimqqf6LdTcSZPooRaVBnyVPr4Wrj5Vgd67UB6dC",
+	"CX2dlUAsNzipjcOSDgU3gZIefahYBsNQiXGujai82bLdSYYsKbgcz/hYJA3hGCz5ty9Pr9ptjOAE/G6W",
+	"CL/yvdiiYFAb7dHtV0oVgsvu+91rN25e58i9djfc0RhdulViVzG5WggyETIrVS7NN2udfhRjkvTt8Go2",
+	"sEvXi7TTHKGMCQmrqnSGaIR0VlVYsKwkA95aLrOoXpWk10bs3FBSQ2W4uZJRLGt9bg1ibYE7LjF242Oe",
+	"WweDpwaWO0f6OCTxzzrxB68W6daiD2zf1qTbepq9+tsZS7l+aPBBM4/W00uEmcFMszPn09Jq14u0pbpv",
+	"VUswI41AxnVD1Be56HLN+smq1l0yOGYJ0LQlEUtSlAP0OaFYBpKBPc1CzUDSjydmUVfKZvfQTrALPXuz",
+	"GffNSuy9WqSP8noNLt4mqeznlUOuldlbt9i6yiTscvuYr1GsGgvzapGecf3pqK13WlTbpFHl3qMT36XF",
+	"VlcX3oukVavFRqcYgQvAZ6G9GE8gobE2S7zJ5GtU4rajytwmCIgHygoMA+Ho5fdpLdLF/IWaCifbVcsE",
+	"5X6BqQqvS+qBSDxNPxFeQpACLJ1UGO/5Rdo5Quj9PmcruPsi+krZ21eLlGpxt0ea5zEruw1SPI0jjNqK",
+	"fEnD4SOOvY/1E3/f+6jzTPzeffR0AUAj5ziCRDZQKtk4BXMJxvB0ApiufnKGs3j3aa4dtOw4uCKJYpn8",
+	"56676nJRit1f4En6mEmlZT4aWf+RaS6zK/XBDo9v84LCud1zVeTpgrSpOfQFKHjxkLGawfEj926TmlVM",
+	"Vfk4l0N2gcTzfMEAQMa4XDgz78cH/VfB00ks8aows+By3nSXizFZocYR/phrhACRRYHWSFvbPu5qYbC7",
+	"Wkhzwjja6rpLeBSr5nLITgPVROALPto/inwJtu8xdihTAlLVhEkasqOD/SC3Yz8YarOBqAqbyYwMciXs",
+	"8NrpV8LAuvMzlyQCjTgiU4xlLE/Z+S8Xlyg4ztmLZ5fH9oMFjP49Ta+Cg6ahrrxQ6hqFXzK8iz4XJehj",
+	"6VJgQ3aBQSy24Q6V7F/OLt4+Z5hyYEV+jeOJDXhNcTg/VBXLp3wsYqlGjEvCaeZGQFA85fZW8iQRpk6p",
+	"Qeww4wyVBH6F+iHJkmC/2H0lFnYa2/tLwb2EOnzy5msv0XqikseUV9ciazb5U26OGaTWBrG8mhmmTV4U",
+	"hOt0X++Ykqkap1jBq7GjiOtmi87UXBaKZ68W6VOaLZtsqy2F+7UtWV+1jzIlO8cHPkWWSyPGcLrY0XIO",
+	"ef/uNm/Zei/s/V+etkOlRrQDOUeqmnKzc7xzlUsOybs7QTvdsv6KCrCfvoke3GEjfKGkePAd9ymtAPBI",
+	"veub1Yths/wLkel6Po52l/w0JPTzZpvKEzF5d8IS/A+sOmKjSggPlm6wdQCejF1OBCKbQzc/0GXXRMRL",
+	"bB5BItAraHkyP7/1OYX0WN6J5OOP4qQjD8YjP8ejz75Ggq/O2NOOv+q/o1CSX4BfwJv3xz7rw/93L8l5",
+	"CEU2KnScQkSEa46BSG+AV/CGpueMi/XQKuHpdUFEyqeDoQ67n4Blcm2+d4UogyE7myis44BTQjzw8A+P",
+	"5ZLD1ATLp/Ze66/VnbVu/UhUTnfEFeLc8GImOqqeX9fnZdvJOFp3cRvtEAY/j0Vp92pWINZoLEOzcmIE",
+	"q1azTziTbPdVAKnTHeUH5Z/aC9NgXRuBHFwpNvIa+ENGhAgQ4I+9FaOZ5oU+juV6laE9tq7g5QTBnr2X",
+	"MvirDeoc6slecbh/yBINR6rHLN6RYv4+Ezd5KuKdhPXeiLmP6lTF8BeWCYMbKvvVl/rAyCC8ySiAV8US",
+	"Td6wx/7rf/+/ZvkfHJzm44mJQKwHQjH3HEhBzJdEzY99ZTHTRpQQkXpgRC4pjJYMMEVYl0agGUX6TctQ",
+	"VyhbEpJNczkzQh+DuCR8AduDhC5/bV8roZI9dqWyBZ4rj1QVS+oxnUX/ZEwJxOr4pVmS3rynVt4X2Ewf",
+	"MCvJHi9znFBg1ZU0uSSFwVgmcK2NmQHx6wQJa3BgA6LmZeodIo8begnSkbFdiZjt7eor2Te2r0SIZmiP",
+	"F9a5RnieVPDCkPHx0Btyfz2s3UbsfiigF4DzwWHFemfHIRI8BBPllLvxW4/7NpClAeddT2Jpb1mdqUaZ",
+	"EuboM5j6tu0nuygKWlN+AFvwKo/F6oyMpZ+SHkDjMjczLXQrocPSpGxOwhrxHctmIgvGz614B+zuQy6q",
+	"wagzGLI3amXe5hqmtMhoeQNQ3A3Ie2cbYGQu7WzowB8qg7ZiyMiCmGqBXcPRqYUtqYOwzh0MHJ79ff1s",
+	"PdO2n/Tcv8GoBxD1K2FjJ3eNf6RTOSKVgyFYrMM/s96lUihhyI0R09JGVMu9tDPxjVu8wx6OZ6A21sr2",
+	"D9Z7S10XWJbfKDz9EKFP9zcOhGTo1EhY2UdOwt2AjCWQ66tKwOIMTJw3oB7eVtuvflLvgMnA53DDNdTT",
+	"rJ9gJYivwHn05bZIWg1LXeiEmcosZc3ZsQEsDQwI4s864QvhNRsu2RUU48pisIYhDE1xh3FL1LmD5IJ+",
+	"CQ2RFq52QOOS3dh0rJ0btPcRnNc1B2xYYkEB+fKemZD/hRvn8a1ulHcFYwluVIsrV3tWa3zFwZAF5DS0",
+	"hY3yomC5xA22dpt7EeudYuwAPXJcNE9aKGicR68qX60VNrTkGMBP7+lCcgzoIy3VfPlttlC1qzfssT6c",
+	"CN2IWC6N7LErLKsdvJrh0d48sD3+vt77I9AGNSv7ewyfeg0nm5JRow7OlVDYto7h6WoGFBamdv1zzQ73",
+	"D2PZ4jX2V6dA0wHUhi80rh/y5K6UmfiXwqRzLMEbgp1mvS/W8rzgCfYlBp0ei1sEn+y5PLOPO+dmskV5",
+	"4tfhGz26O3dyd5rTM1oOUAha3lVkBKvNeyyP/spW+yurZgJOvE1ld4MwTTLYbGtVs+56n9Nibi0TZLJE",
+	"pqN6OyfuFnek7zIdeVi72IIuYDOp+Qgy1DCKiDhZwhPYiBQ2E7/01Mx02ETb+wfSUsShsF37uqjeLhoR",
+	"MAUAg6kRlDAJ2pKPG8yZcqKM6na//v382Qs7O87fvGCzEtQS2M8/sv7RwQ+sd476fgzaqEn2WHgTAE2G",
+	"PRJkg3+xXNspo605AWpSp05+cMjKD5RI3RWQH8pcnkybKi81eHBTYTiQd/ULKqphwqTD1o12VhaKZ+fw",
+	"kl80QTCdFSYveWX2Rqqa7tr+NSdmWdmemRyntR/221EQ4Q76d7rxN3+ZuoLD9S3ZaQFcW2ZQr2bn1wlL",
+	"oMOeBBQo0+wk6Gn27u3rP9y2dXCHR5zzhZ2Ul0q95tUYMSAHP9zlfSihJrKfRZbzSzsDvlXywHewMBl3",
+	"IqFkRBCVcS2cx0+HrCUt4E3OeKCNvY+ST8XaIoUOY9ECwYL/WwfBKm0cVNkb/8ffT3f/O9/95/7un9/v",
+	"/vbx4En05Oj3OB72/1GO/1cpx4Pvdm4vi15dwbCU9v5RivGnYqsiureU43uBZaGd/3qYrM2xxs2Zt+Hk",
+	"8uTInd5Xg2tXzWXA26xksRiyU/oLmc4QDelJmGsqgrzCMoNYunq1XNfsko7HH9qrqIo4y61ZTq6UnOnE",
+	"nSO54mjfHQa/D2Ko8CYSQDGN3H+557YIr6pRTbC71DjhG2PZ/+5gf3+4v8+uFiwTIz4rzAnTU8wwUUPa",
+	"4YHB/0SSQMEryaSq7NCAIwKZGNtRCJtiiXBZnzILAbcAsK27i0NlgvE58bkdnl6PKzvFIjbTM14Ui1j6",
+	"oy8UZRv6EQSvDAlAc10XjrqRRpSYR0M7hijitrdxnf3mTflj21CRa1ddjqkPXesuw1R1SRWp6jkUscT/",
+	"N2y2AuSSodSQtOfhz/HOm+CueKej4vCtn87bWeJa9+82iu2atfxr+g0PiZxorav1qxv5T4pcXke4gAIO",
+	"ebI8enNbWAk9WSf/wDMNyVe6NIlYpQzQL+SUpgtOiuFKDinUhMwk/BnPww2tu1i602dsCoI55jHi84kq",
+	"6rhpxKd5sWD9Slh7griHXMnBkIU0WhUdqcaUlnUPxqjruI5oIfRxGVNMrraiQuH2C+Hw4FusLmGH9i21",
+	"3o55gnf52iqK3wCCqSugJ64lt/EEE6lJx4GE+9dikzMWRwfSvQTPHNsJ07Mr+4PdJ2kTihyLE1C79Nci",
+	"niCBhTUX/rAVhSMIF+nF3ClSB9LgwDshkwRQ7FSBXEUNybHjomOZ/FslRn+h8nqOgsEZtHRSXzvPpW4c",
+	"y3RqBqynE446sFfnEyUFezODEp5PUhdYJ1EAqXyk+yPrBZgK9wFF1hs2KGYS/7QEKmIaRyR9ANqCOH0s",
+	"R7zQYrB0bBIiR7FVuACa9unn8yq/4emCYSEZM4ooaBiXntm5x/oJDO4xi0O2lngnGVCt0TKBDaG34FoO",
+	"ulFB3ZiiczO7CFztGPKPE24WGG3ec2IkTgZ1WvVGVHZaavRo4x3KP8Q7zP6/HjA1wrahCdZP9oo8FVIL",
+	"6imSIeIrU4lXP9mjv+yWVE3HtKhuUJ4EdpypgiKUWDYpdlbwiu9e1nqi7chhtgIcbt88aEnfwgH7trGq",
+	"VldMF/GrNXMdzD3fH261jiiOyycdOR188UTYW7+APU3nF+OD/Nc7Wjlz9sjHTQEX6kb7Zi6B48wzWbTL",
+	"DvrrPotze8Man4cAuNPrPmpm31+Y9jofGXC/dCkklbd/ImMyoS9WSJOBcd45HXsf4Z/g0f++pjDmggDu",
+	"lC2ovRb2Fgjs6ffRrIhY6dEkuewNW/aq4Pl3yqTWXbyruPXB4Z+2elcKRmAbK1a0MJ+/4TwyA99++C8M",
+	"hXQ1ptU5rJi38ED7Wh+ioZ70ybpJq9sZdE7s0h6599HUNqA1KLz0nbORWEBxL8V8l2pEeCEqJwkzZM9W",
+	"+guJYsD5w59jCREiZInx/kZo2CKS0V6hZl/EpZruJJj/ULbkAaALMDhua35cm7euzXgHcJJzrmXPsKmI",
+	"d45ZodJrSBjOJwp1sO4B6uo6sFuo8boTR0fd8lqNHzDffidtjaCrz6SpFnfR2bhEPOw3JfLi3tOJdwVl",
+	"aXVevakdsmHWXAuZndluapFBVmi9neazLBeURVHExka5kpdZMogYZ5UqBOsndYIviViCIwv/Zb1NrIUg",
+	"U00M7xm9XCW0Km4gOUP5v8quDL8rwCOvuBbHS6dYnmtIpALQxUoSAw10CbYA+0Tbb/cemhl+LZjvAs+y",
+	"Smgt3Onopcvz5Zr9zKvrTM1lFMtKyAyibJcGq/ic/XT58+uaKfyq4jITmXNsCeSWlFhETswyQb4qltoo",
+	"EsrQwpUoUg5toorMydmin8wRlISHopVI8zJH9oqiYGNh3IEG1ItJyB7ayeQv1EP2i2d9xlFGJhyfGutT",
+	"Iiy5qhTPUq7NLooU5hnqElIeS0kRS9erEoefOpNrZMbMXHZVzcyV+oDcjyDevmAlT8VJ66vGEvrkEfRO",
+	"F3YImO+aGx9mFuQykV4fDosnalYVC1a/OW3+UBJ2GN5N89neLxXykXQlw1bXyrbKqWInoY8PFAY0u9B9",
+	"ogP1V7gmIlcfZcf5EVm8BWipc+J1RZOUQTEqVkAh0CGlxbCZApNtGpfT0r4EYPa71etcQAiDoQ+moFXV",
+	"WrsDWfRmAc9SlV4EuAegZwYr1Fmts75Y54Qy/OImVzPtajRUqdlcVdc5aB/dc11N4wA5llRl016qDrW8",
+	"lMXs250SNQaENBHwk3BtN9rMbsdlwVMcDxhfUcXS18lfzSpp7E9YuWLfRQd1RIPj8ETG2WeJJtydCM15",
+	"btgbwrnoWBIMhwwjqK/470qluWFNOPlIwMiOMAOE7toHAmMbFiZ32HM/x/4Q5TAX4Rs9PL3pRU2Y9mjI",
+	"t1As1K6qgGmjw2ZuFIrK7D+Cc/iVCGN1Qa5evs2IlVsmP/Iw0BG7CzIGw8f5fc+OSmNGrwA/Ng6RIcW4",
+	"pkY71+bCXfR10iGI5bpDFuQ0NdYHcO8QYc2LDZFB3cTu8RhEfuNiuD3NePNV7+mr71XiRl2LXSgv0+sO",
+	"Z+1lEFQHc+GbtFzPZPaIsFtjbFwiyUPTxAfCNGFW7L5mnkMDIDv06pQTMutEdbYcTuTZXU8mnhx9TlXI",
+	"H2Uufu2SkGeYRXOBjOcwvx8zZkS5Oys760NeI+I5LSBjx/U1q2XkAIOHBQxBbQRyWHLJ/GQM9UZzw/pG",
+	"ZXxhA2fAy/yam0lW8TkviBwejvZUNeUFiu5h1nYqHOATqKBsv9/PatYDp6t8EkuMXTFbiKwHiGSlrgZd",
+	"qmZSw/FKLtmVMHMhZEflwYUR5bvyS1YB4xMuQO2yIw9Gn7ynG6/yTW3MqwQu9VRulAoxqeafNbWjjgzQ",
+	"z7wimdmV5/LwuZjWcTPczpwfPO8XO62hXUjJIZcVV3lZ0gpwktoNlpLcK7gds6P9/QihwHTt4CTAjmGF",
+	"j52cwJCHTXoF7wh1YERmO+8SNyS8lJshOw0SLiEHI9BUI8+jP/jHLnDDqO7JsaQwwrCNeS6pdqqmgHDP",
+	"BLExzfpHh38eDGP5i1s4ul70y0sP1z9rWf5u1doVDt2z3QdCleXFHowNJtJqA6WD7xfBx0YgOB31AP8/",
+	"HSBQigWPcRp9vBKFkmMvEkwz5ZgsyZXgFWiSXgsZNUDo0CyCFeZcs1zrGTJ/teaXnFHZTnJb6N0DHQ+Q",
+	"vW0xhGd+pTbX5mMa6eHDbPo2LLcWYqFmWJ6p2mwCMOWZCZfh8tnUl0Hg4S0o2QCe+O3z4F/gy2wflu/C",
+	"028+0uA/YCxKn8EJFjks74mvQMwrH0lYF0DJVGwM9MVSF1hg3cDe51gDVYiRARecV4LNJNHP445MZ4nE",
+	"1nMliAU/YxNRiaHn8JjyBcpjXIlYxjvxDutXYuoFu+xFuPcjIKIQnmiTQinHbU+XQn3M29csCVhaEuss",
+	"mFklRVbrfqPGU99RC4WkEBF4cggWgctAYHzgip2Ie9mXKsE98Q7UkQI6E1gnEO5Iyh+Vmo0nzT61M8tk",
+	"n1sA8JVM1jvfwy3jY1tmiXl0Ke7REOFXb0Gr9bRjvNhw95+V44pntdlpjQKTShWrFNL0j4Ahv881SwL7",
+	"loBS2yBkDwfQmI0eY+kbc+z/VJgCDU4DrnR7T1MoQ4tCpIZgcT2MMK2NjiWZvbo+FwXmCD93dHg4GLIX",
+	"FZdwAk6wOUqyOFIIbOq4WW2J1OYkY1RWqlSaFyT/HIgZufXYbmTqod5aK+O7uH3O0RntcvfN7nhOXxML",
+	"0bK2R79pTpAGIUk/U2kNDx5Os4jFOxfCfjwkRR2xbGZyoeOdBnCjVpldCBBHdLMKoBvaoV7wWYD400Q3",
+	"4rZOmKdOukpDoTCKVaEYDiAjz3+5uGR7rmndENZNAGtDkl7JN8CT/Yd2OnF6k8/Z02SxPhX2hYbvrSrE",
+	"knO5JI2ou639z479jtn/0SwZVUqaBG3dFU+vkwgkQz3X38F+dPSnH6L/9mQfFD816x8dfM96z1Fn6Z+e",
+	"JjmWBRAi2Pj1YP/nH4e9QQT5+UUpgGcwYudvXkTsxcvnEftVXJ1H7MefzyP207OXZ0BB+PS5k212CUe7",
+	"A/Z0LMkQRJT2vlrUVDsgiZIWUDQNT0K+Q0fPDKxRyJM1ZCANgj359/MXUSyhP/bF7bOts82LQs1F5kkQ",
+	"ESoc6NriXgI8xH23XeHo4x9hMGMJSqk8vQ4E6Xp2oxwhTQGuSSjBER94ajpl7KBTKO8y5nYDdFXweLIK",
+	"hckLpm5ENWT2g9ANgEJGxkYhndKtNqriY+EGcSKKjKhWbMNTMVXV4gQ6hxTmsDmPoPoHUNYNVas/k9AW",
+	"DwcHLVugbW9tFnBT2S57ycJcO6uWdfNANibzNtFB2s96J/K1aAcmw1053h6UJPLVIr2w39F07JD+R0os",
+	"22kPfDtzRsTJj/SQ/6r0kBdQBbGsRxragY20SQGZtLA+a6Mq0iVQmrajvvix9LC5gv+DgHSPtYd3RXzC",
+	"iC0COnCfu+oqD/58EN0qCnQVx9JSWFYzEWJVF8pfkTA6yqnhmR8vGNAw55qJikP1AbgFaldPKpFZAz6I",
+	"7PWx9JlPIbM6RThVUizYJLeewCJEEMyy3AzZWYGqmCAoQb1qht2xbIu72SeF3ScNTTB4ZR1LX5fkI6zQ",
+	"wQiPp8GjQXw7VkzhW5EWVz2EVSyxLTpQS/HtjsHv6cPxcQINvIcGHMMR94VmRY4Y/NxETAzHQyxL8IxM",
+	"q304Zt8dHALZJr/heWHXQ8QOoFk8B/b44v53P9jrBhE7JPBeLHNpZxNa3f53T4C1czBk59z6yZBIJiQK",
+	"vUg4jMNem9g6zKCNToO+VJWW/Ui0Szw8Vh9685iy+NIpi8f8wz3kHwrQHq6N4afnHoKlR9kH+0WfVnzu",
+	"vl99yjxrqzeDiVPyPGMJn0In/uv//F82Eva7y910wnNJeBQvKFvyhbVfpuJSY0/YhOsJ67s9AQpqI9oF",
+	"rqWaE/iEHkD4QK61MBRIUwRdcSMwyLd2GEutjCnsDgCpByFimU6sW5/5e9DQqsrrg2AojEVngbGeBySB",
+	"tKao0ix3BKi0PzFwkinsRysNJZ0uuvZLUNG9udEn7OjwkFA3wUMd0qbBXO2+tqoAMmVyzApACh6K0xy1",
+	"45CdXrnjQTOphIZR6RPxcyy/O9iP9nFnCcvT4GsuhLnDvs761ogE+zpijexHpC3ffPiJ60nNmwjEyINa",
+	"bCdM4NuZgTjFesYQggkmiPMKFs4cddQn06814uqTd7z61q1CQZwuv9j2pfxPnZP2uIE+5vz/gHvu25V9",
+	"TI2aNvuWGvD6yu7QEVMsf4XZtLQrI5i0+yjgJwhAaC9OWP/dxdNBHc36fcSHJOyKF9xJDfDgnZa381ga",
+	"xZK5bcCcYtAMHPyJFGauquskapBL1U+jrLsQy7RWECDrichiaRd5NisE62shWPI/Z6oJmD1pENrSDk4E",
+	"IbTccAXSmoFn2vAUg/taGwlPEKY8l1IYH/yTR0FvQphjPZuyXKbFDFhAahBzLJdGIVoOFSWfuoiMmnRA",
+	"nLJSV4WYDoaw3ffswHhthmAK5Zp9d2D35R4AdOdoYmiMetrdgyPeeyn1bDTKUwAG0+c8Zt/9J1gv/6F7",
+	"jHtnYOXrD5mznZ4BZik/wpH2wPk4sfTZQRgsO0DfD4axjOUbr1nmsMk2Ev/HjKDVHmLsoM3LqGlECw+c",
+	"ZYV69h9iSfjXFUblthqJyAXHJqCtsa7bkD1XFTs8Al4UjWc3sayJ0OA71WKZAWf40iPrj/U+VarI1Fy6",
+	"eZDAfLSGOgE3mGiJ7QJo+JvAMzBRc3nC8lHjC0MOHme5dttIZL1SbPI9wcOSQP6dkF0o+AG7UtDFv9rl",
+	"ROszWEcTUbQe1izj1beW3WWpnw/kDAUD1QG2ouOUYJN4hFxtwSHHqb62cZP7KvXGtLo5GmX3eLD6n7iV",
+	"Lx+A+I18LMxu3YCPsluL0zDK5oVWwGnVMCNIOlaTqedVS/+lmseyn/gffsS/J4PIvhp6uB0VYV8xivo6",
+	"4jW3r9eVdfpNKGr9IkXDDbXRiZpLu3WoCt0jgPUpKRDQe7R/NLiv2UynCOtoFutx/4ku3k5xo7qfr3O3",
+	"m6ybIxtIG91L/b/36YMudVIjbvSR6byi00yd8zHifK7FgnF0e5w6GYTG1uvoJ2NhaEd8SopjyeCYJVBh",
+	"l0QsSWeVVlXi7XEsS+tVo0vX0zbi+GDO8CKXZVKGFwmE5ODcSMaLosOg0bN/DUbi8yfi7UYNojjs7Z0v",
+	"f22H4mvNcnhi2zS3BgVGnsIj+IRb7rlsXrhbTws/nUbOfrbG9hFTRebXWgRB9FgguaPJp+L+Yn8Ii9fz",
+	"klJkGG4ELtNqAxAfYXBdh98nFLdQziAKw5UgNHcBCWatbauguVcH+myuZkXmaEddq8uxsgkDc045sKKw",
+	"4Tkkno3ChIHmU+EqfblmyXIKJPHnAFNUTUKKTxfCwy9B7HpL9qO/rlIYuTKVrNMqvY6xbg3c3XUrwXos",
+	"m9E6u1uwPhiyU3b+y8UlsQjQR8CBrscWIYG8LAWvICLkUO0Dwuda2T9I5RSvCjW2TgIpSDlMwIDSKOGR",
+	"NXKuQvW158nyU8Qdh6hSSB35ryebKAv7xSeCFIdwqOHYn41UOqPyZZjqunHqI1m8c6akyeVMxDtD9ub2",
+	"SHYpj7StgeyvzUj9weNY6EWX4wNj+hi/3mNK+Vfg8Wgc+41g0eDET5U2tCrmxCoRrKiUS2dxAZriUCGY",
+	"UrPe2j05f3j+sP40+DIMTHPtj1QJCc21ksEpr13CsM/UOV08e7Wvai0uJzwS5XRbhE5sl/54x3xvl95r",
+	"GxVM8Hj7sej5Yc+i/oE1dfXCPgm3zLESGksWiN6jxe+598OqJvry4w5yiJzOzGTn+O+/2UWGrMH+L7/Z",
+	"G6obt2RnVbFzvLPHyxzWF/Vk2dK8lIi/B1qbK4CTAEkwNDSs0cBTYTis7KWEWj6Wu7MyYp7Al2ozo6BK",
+	"XNa60P7cuG4ZwZ+rTb8DRVou+VhMISUPiMrlQQ4aQoTOakMvGwcsmvVf/e1swHapNCVy9Ri2zUykOXQ6",
+	"aPZ6kbY1CtYZsP01Hxr8reViF56zXcbtK814wRBiiuCdkagc/hJZsGHPCVou+QKLPVbbDuOs3frgkSaq",
+	"20R6mtza8Dm0H0SMapOCk0S7nQTPD6fvahdAqxFI7zNu+LAhxog/tI7JjShUaV9rFyrWJ6IoRaVPnL54",
+	"/2j/CA6vykplsxSZq3zTWX17S+PnABlG3XnDyipPhWb9jOfFgj179/bdxVPm+wZgJ5xSP16evbt4eml9",
+	"gawQNiIltUzSn0x5OgmHBdtveb7dv3GLhaHXuQFPwm4lbJc9P/1rxIzg04hN1BzceFVd68h+FpOnEBtY",
+	"r19Jw1PDMmF4XoRT0u1K7Q9299mFXcOD4ItTZYXLQNRLB//etsBVmttwpVJqxHaZsZN+qmQOuTGEypr8",
+	"xq4uk6fXoopwDqWMFDTs8wk5UthP1nyN6XQmwYj/9vv/DwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

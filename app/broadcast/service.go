@@ -58,6 +58,15 @@ type Deps struct {
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger
+	// Automated queues the product's automated messages (the accounts service); nil refuses
+	// SendAutomated.
+	Automated Automated
+}
+
+// Automated queues one of the product's automated messages to a user inside a command's
+// transaction and returns the dedupe keys of what it queued; *accounts.Service is one.
+type Automated interface {
+	QueueAutomated(ctx context.Context, tx *command.Tx, userID, template string) ([]string, error)
 }
 
 // DefaultPerStaff is the default limit of sends per staff member.
@@ -79,6 +88,7 @@ type Service struct {
 	log      *slog.Logger
 	limiter  *ratelimit.Limiter
 	tmpl     *mail.Templates
+	auto     Automated
 }
 
 // New wires the service.
@@ -105,7 +115,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		return nil, err
 	}
 	return &Service{cfg: cfg, pool: d.Pool, commands: d.Commands, sender: d.Sender, clock: d.Clock, log: d.Logger,
-		limiter: ratelimit.New(d.Pool, d.Clock), tmpl: tmpl}, nil
+		limiter: ratelimit.New(d.Pool, d.Clock), tmpl: tmpl, auto: d.Automated}, nil
 }
 
 // Actor is the staff member sending.
@@ -462,4 +472,102 @@ func canonical(id string) (string, error) {
 		return "", broadcast.ErrNotFound
 	}
 	return u.String(), nil
+}
+
+// AutomatedTemplates are the product's automated messages staff may send again to one user.
+var AutomatedTemplates = []string{mail.TemplateVerification, mail.TemplatePasswordReset}
+
+// ErrAutomatedUnavailable answers when the service was wired without the accounts service.
+var ErrAutomatedUnavailable = domainerr.New(domainerr.RuleBroken, "Automated e-mails are not available.")
+
+// ErrAutomatedTemplate refuses a template staff may not send again.
+var ErrAutomatedTemplate = func() *domainerr.Error {
+	e := domainerr.New(domainerr.Invalid, "Please choose the verification or the password reset e-mail.")
+	e.Field = "template"
+	return e
+}()
+
+// SendAutomated sends one of AutomatedTemplates again to one user, as the product's own flow
+// sends it (a fresh link), and records it as a send of its author in the same transaction.
+func (s *Service) SendAutomated(ctx context.Context, a Actor, userID, template string) (Sent, error) {
+	if s.auto == nil {
+		return Sent{}, ErrAutomatedUnavailable
+	}
+	if !slices.Contains(AutomatedTemplates, template) {
+		return Sent{}, ErrAutomatedTemplate
+	}
+	aud := broadcast.Audience{Kind: broadcast.AudienceUser, UserID: strings.TrimSpace(userID)}
+	if err := aud.Validate(); err != nil {
+		return Sent{}, err
+	}
+	if err := s.limit(ctx, a.UserID); err != nil {
+		return Sent{}, err
+	}
+	subject, err := s.automatedSubject(template)
+	if err != nil {
+		return Sent{}, err
+	}
+	u, err := uuid.NewV7()
+	if err != nil {
+		return Sent{}, err
+	}
+	id := u.String()
+	st := stream(id)
+	res, err := command.Update(ctx, s.commands, st, broadcast.New, metaFor(a),
+		func(ctx context.Context, b *broadcast.Broadcast, tx *command.Tx) error {
+			list, err := recipients(ctx, tx.Tx, aud)
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				return broadcast.ErrNoRecipients
+			}
+			now := s.clock.Now()
+			if err := b.Start(broadcast.Started{AuthorID: a.UserID, AuthorRole: a.Role, Audience: aud, Template: template,
+				Subject: subject, Recipients: 1, At: now}); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: b}); err != nil {
+				return err
+			}
+			keys, err := s.auto.QueueAutomated(ctx, tx, aud.UserID, template)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE mail_outbox SET batch = $1 WHERE dedupe_key = ANY($2)`, "broadcast/"+id, keys); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO mail_broadcasts
+				(id, author_id, audience_kind, audience_user_id, template, subject, recipients, created_at)
+				VALUES ($1, $2, $3, $4, $5, $6, 1, $7)`, id, a.UserID, aud.Kind, aud.UserID, template, subject, now)
+			return err
+		})
+	if err != nil {
+		return Sent{}, err
+	}
+	if s.sender != nil {
+		s.sender.Kick()
+	}
+	return Sent{ID: id, Recipients: 1, Position: res.Position}, nil
+}
+
+// automatedSubject is the English subject of a template, rendered with placeholder data.
+func (s *Service) automatedSubject(template string) (string, error) {
+	link := "https://example.invalid/"
+	var data any
+	switch template {
+	case mail.TemplateVerification:
+		data = mail.VerificationData{Link: link, ValidFor: time.Hour}
+	case mail.TemplatePasswordReset:
+		data = mail.PasswordResetData{Link: link, ValidFor: time.Hour}
+	default:
+		return "", ErrAutomatedTemplate
+	}
+	subject, _, _, err := s.tmpl.Render(template, data)
+	return subject, err
+}
+
+// LimitPerHour is how many e-mails one staff member may send an hour.
+func (s *Service) LimitPerHour() int {
+	return int(float64(s.cfg.PerStaff.Limit) * float64(time.Hour) / float64(s.cfg.PerStaff.Window))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	appbroadcast "clearvest/app/broadcast"
 	"context"
 	"fmt"
 	"log/slog"
@@ -47,6 +48,8 @@ type identityParts struct {
 	referrals *referrals.Reactor
 	// support runs the contact form and the staff support queue.
 	support *support.Service
+	// broadcast runs staff e-mail.
+	broadcast *appbroadcast.Service
 	// community runs testimonials and answers the public social proof and badges.
 	community *community.Service
 	pool      *pgxpool.Pool
@@ -136,13 +139,19 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	broadcastService, err := appbroadcast.New(appbroadcast.Config{PublicURL: cfg.PublicURL}, appbroadcast.Deps{
+		Pool: pool, Commands: commands, Sender: sender, Clock: clk, Logger: logger, Automated: svc,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
 	communityService, err := community.New(community.Config{Levels: cfg.Community.Levels, MinInvestors: cfg.Community.MinInvestors,
 		MinCountries: cfg.Community.MinCountries}, community.Deps{Pool: pool, Commands: commands, Clock: clk, Logger: logger})
 	if err != nil {
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, community: communityService, pool: pool, store: store}, nil
+		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, broadcast: broadcastService, community: communityService, pool: pool, store: store}, nil
 }
 
 // depositAddresses are the configured deposit addresses as the money service takes them; in

@@ -1,6 +1,8 @@
 package main
 
 import (
+	appbroadcast "clearvest/app/broadcast"
+	"clearvest/domain/broadcast"
 	"context"
 	"fmt"
 
@@ -53,7 +55,8 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations,
+		appbroadcast.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
@@ -73,6 +76,7 @@ func newRegistry() *eventstore.Registry {
 	plan.RegisterEvents(r)
 	account.RegisterEvents(r)
 	support.RegisterEvents(r)
+	broadcast.RegisterEvents(r)
 	testimonial.RegisterEvents(r)
 	proposal.RegisterEvents(r)
 	return r
