@@ -363,7 +363,10 @@ func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Summary, int6
 			if !b.Started() {
 				return broadcast.ErrNotFound
 			}
-			n, err := mail.WithdrawBatch(ctx, tx.Tx, "broadcast/"+id)
+			// The event records how many are withdrawn; the statement after the append (an
+			// event comes before any other write) must withdraw exactly those, or a sender
+			// claimed one in between and the whole cancellation is refused, to be tried again.
+			n, err := mail.Withdrawable(ctx, tx.Tx, "broadcast/"+id)
 			if err != nil {
 				return err
 			}
@@ -373,6 +376,11 @@ func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Summary, int6
 			}
 			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: b}); err != nil {
 				return err
+			}
+			if got, err := mail.WithdrawBatch(ctx, tx.Tx, "broadcast/"+id); err != nil {
+				return err
+			} else if got != n {
+				return ErrCancelMoved
 			}
 			_, err = tx.Exec(ctx, `UPDATE mail_broadcasts SET cancelled_at = $2, cancelled_by = $3, withdrawn = $4 WHERE id = $1`,
 				id, now, a.UserID, n)
@@ -384,6 +392,9 @@ func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Summary, int6
 	sum, err := s.Get(ctx, id)
 	return sum, res.Position, err
 }
+
+// ErrCancelMoved refuses a cancellation during which a sender took a message of the send.
+var ErrCancelMoved = domainerr.New(domainerr.Conflict, "A message was being sent while cancelling. Please try again.")
 
 // Summary is one past send with its progress.
 type Summary struct {

@@ -87,6 +87,16 @@ func BatchCounts(ctx context.Context, q Querier, batches []string) (map[string]B
 	return out, rows.Err()
 }
 
+// Withdrawable counts the batch's messages that still wait and that no sender is working on:
+// what WithdrawBatch would delete now.
+func Withdrawable(ctx context.Context, tx pgx.Tx, batch string) (int, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch).Scan(&n); err != nil {
+		return 0, fmt.Errorf("mail: withdrawable: %w", err)
+	}
+	return n, nil
+}
+
 // WithdrawBatch deletes the batch's messages that still wait and that no sender is working on,
 // inside the caller's transaction, and returns how many. A message a sender has claimed is
 // being handed over already; it is left to finish (and counts as sent or failed).
