@@ -16,8 +16,8 @@ import (
 	appbroadcast "clearvest/app/broadcast"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
-	"clearvest/projections"
 	"clearvest/platform/auth/ratelimit"
+	"clearvest/projections"
 )
 
 // newEmailApp is the API with staff e-mail, configured by cfg (public URL filled in).
