@@ -20,6 +20,9 @@ const config = {
     { pattern: 'redeemEarly', parameterFilter: () => true },
     { pattern: 'startInvestment', parameterFilter: () => true },
     { pattern: 'createWithdrawal', parameterFilter: () => true },
+    // A staff e-mail to many people: one key per composed message, so a second click or a retry
+    // after a lost answer never mails anyone twice.
+    { pattern: 'sendComposedEmail', parameterFilter: () => true },
     // A withdrawal quote is a POST only to keep the wallet address out of URLs; it changes
     // nothing, so it is a query the page can run when it opens and again on demand.
     { pattern: 'quoteWithdrawal', type: 'query', parameterFilter: (name) => name !== 'Idempotency-Key' },

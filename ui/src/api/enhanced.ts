@@ -73,7 +73,7 @@ const signedInData = [
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'EmailBroadcast'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -228,6 +228,12 @@ export const api = generatedApi.enhanceEndpoints({
     createSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
     replySupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
     closeSupportTicket: { invalidatesTags: [{ type: 'SupportTicket', id: 'LIST' }] },
+    // Staff e-mail (features/compose-email): a send or a cancellation changes the list of sends.
+    listEmailBroadcasts: { providesTags: [{ type: 'EmailBroadcast', id: 'LIST' }] },
+    getEmailBroadcast: { providesTags: (_r, _e, arg) => [{ type: 'EmailBroadcast', id: arg.id }] },
+    sendComposedEmail: { invalidatesTags: (_r, _e, arg) => (arg.composeEmailRequest.preview ? [] : [{ type: 'EmailBroadcast', id: 'LIST' }]) },
+    sendAutomatedEmail: { invalidatesTags: [{ type: 'EmailBroadcast', id: 'LIST' }] },
+    cancelEmailBroadcast: { invalidatesTags: (_r, _e, arg) => [{ type: 'EmailBroadcast', id: 'LIST' }, { type: 'EmailBroadcast', id: arg.id }] },
   },
 });
 
@@ -315,8 +321,16 @@ export const {
   useReplySupportTicketMutation,
   useCloseSupportTicketMutation,
   useGetQueueCountsQuery,
+  useSendComposedEmailMutation,
+  useSendAutomatedEmailMutation,
+  useListEmailBroadcastsQuery,
+  useGetEmailBroadcastQuery,
+  useCancelEmailBroadcastMutation,
 } = api;
 export type {
+  EmailAudience,
+  EmailBroadcast,
+  EmailPreview,
   ApprovalThresholds,
   QueueCounts,
   Proposal,

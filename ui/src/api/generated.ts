@@ -835,6 +835,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/users/sendComposedEmail`,
         method: "POST",
         body: queryArg.composeEmailRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     sendAutomatedEmail: build.mutation<
@@ -1469,6 +1472,11 @@ export type GetQueueCountsApiArg = {
 export type SendComposedEmailApiResponse =
   /** status 200 The preview, or the send. */ ComposeEmailResponse;
 export type SendComposedEmailApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
   composeEmailRequest: ComposeEmailRequest;
 };
 export type SendAutomatedEmailApiResponse =

@@ -111,7 +111,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['main'],
     page: () => import('../features/market/MarketRatesPage').then((m) => m.MarketRatesPage),
   },
-  { path: '/compose-email', title: 'Send Email', access: 'staff', menus: ['main'] },
+  {
+    path: '/compose-email',
+    title: 'Send Email',
+    access: 'staff',
+    menus: ['main'],
+    page: () => import('../features/compose-email/ComposeEmailPage').then((m) => m.ComposeEmailPage),
+  },
   {
     path: '/user-profile',
     title: 'Profile',
