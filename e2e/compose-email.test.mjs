@@ -36,9 +36,9 @@ describe(`Staff e-mail against ${BASE_URL}`, () => {
       await preview.waitFor();
       const recipients = Number((await page.getByTestId('preview-recipients').textContent()).match(/\d+/)?.[0]);
       assert.ok(recipients >= 2, `the preview counts the investors (${recipients})`);
-      const frame = page.frameLocator('iframe[title="The e-mail as it will arrive"]');
-      await frame.locator('strong', { hasText: 'down' }).waitFor();
-      assert.equal(await frame.locator('script').count(), 0, 'no raw HTML in the preview');
+      const mailPreview = page.getByTestId('preview-mail');
+      await mailPreview.locator('strong', { hasText: 'down' }).waitFor();
+      assert.equal(await mailPreview.locator('script').count(), 0, 'no raw HTML in the preview');
       await expectAccessible(page, '/compose-email (preview)');
 
       const mark = await mailMark();
