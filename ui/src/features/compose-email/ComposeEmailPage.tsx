@@ -18,10 +18,14 @@ const ROLES: readonly Role[] = ['subscriber', 'author', 'admin'];
 const SUBJECT_MAX = 150;
 const BODY_MAX = 20000;
 
-// The body of the server-rendered message, to show inside the page: DOMParser runs no scripts
-// and loads nothing, and the message has no styles of its own outside its inline ones.
+// The body of the server-rendered message, to show inside the page. The page's Content Security
+// Policy allows no inline styles, so the message's own (inline) styles are taken out before the
+// HTML is parsed (the server quotes every attribute value, so a style="…" ends at its quote),
+// with the preheader the message hides; the page styles it instead (.compose-preview__mail).
+// DOMParser runs no scripts and loads nothing.
 function mailBody(html: string) {
-  return new DOMParser().parseFromString(html, 'text/html').body.innerHTML;
+  const plain = html.replace(/<div style="display:none[^"]*">[^<]*<\/div>/g, '').replace(/\sstyle="[^"]*"/g, '');
+  return new DOMParser().parseFromString(plain, 'text/html').body.innerHTML;
 }
 
 interface Previewed {
