@@ -196,6 +196,12 @@ var operationActions = map[string]Action{
 	// Viewing the site as a user (impersonation.go).
 	"impersonateUser":   ActImpersonate,
 	"exitImpersonation": ActOwnAccount,
+	// Staff e-mail: compose, resend an automated message, past sends.
+	"sendComposedEmail":    ActSendEmail,
+	"sendAutomatedEmail":   ActSendEmail,
+	"listEmailBroadcasts":  ActSendEmail,
+	"getEmailBroadcast":    ActSendEmail,
+	"cancelEmailBroadcast": ActSendEmail,
 }
 
 // Allowed reports whether role may perform action.

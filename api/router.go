@@ -38,6 +38,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
 	appaudit "clearvest/app/audit"
+	appbroadcast "clearvest/app/broadcast"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -155,6 +156,8 @@ type Deps struct {
 	Content *sitecontent.Store
 	// Support runs the contact form and the support queue; nil answers them with a 422.
 	Support *appsupport.Service
+	// Broadcast runs staff e-mail; nil answers it with a 422.
+	Broadcast *appbroadcast.Service
 	// Community runs testimonials and answers the public social proof and badges; nil in tests
 	// of other parts (its operations then answer 422).
 	Community *appcommunity.Service

@@ -14,6 +14,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
 	appaudit "clearvest/app/audit"
+	appbroadcast "clearvest/app/broadcast"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -40,6 +41,7 @@ type server struct {
 	market        *appmarket.Service
 	content       *sitecontent.Store
 	support       *appsupport.Service
+	broadcast     *appbroadcast.Service
 	community     *appcommunity.Service
 	audit         *appaudit.Service
 	settings      *appsettings.Service
@@ -75,6 +77,7 @@ func newServer(deps Deps) *server {
 		market:     deps.Market,
 		content:    deps.Content,
 		support:    deps.Support,
+		broadcast:  deps.Broadcast,
 		community:  deps.Community,
 		audit:      deps.Audit,
 		settings:   deps.Settings,

@@ -153,6 +153,7 @@ describe(`second approvals against ${BASE_URL}`, () => {
       const dialog = approver.page.getByRole('dialog', { name: 'Approve: Deposit confirmation' });
       await dialog.getByLabel(/Reason/).fill('Checked the wallet from the keyboard.');
       await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+      await flows.confirmItsMe(approver.page, { password: admin.password });
       await toast(approver.page, 'Approved and carried out').waitFor();
       await approver.page.getByTestId('proposal-decided').filter({ hasText: large.transactionId }).waitFor();
     } finally {

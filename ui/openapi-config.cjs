@@ -25,6 +25,9 @@ const config = {
     // A staff correction or fee waiver posted twice would move the money twice: one key per attempt.
     { pattern: 'postCorrection', parameterFilter: () => true },
     { pattern: 'waiveFee', parameterFilter: () => true },
+    // A staff e-mail to many people: one key per composed message, so a second click or a retry
+    // after a lost answer never mails anyone twice.
+    { pattern: 'sendComposedEmail', parameterFilter: () => true },
     // A withdrawal quote is a POST only to keep the wallet address out of URLs; it changes
     // nothing, so it is a query the page can run when it opens and again on demand.
     { pattern: 'quoteWithdrawal', type: 'query', parameterFilter: (name) => name !== 'Idempotency-Key' },

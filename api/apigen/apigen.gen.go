@@ -73,6 +73,24 @@ func (e BadgeName) Valid() bool {
 	}
 }
 
+// Defines values for ComposeEmailRequestLanguage.
+const (
+	ComposeEmailRequestLanguageDe ComposeEmailRequestLanguage = "de"
+	ComposeEmailRequestLanguageEn ComposeEmailRequestLanguage = "en"
+)
+
+// Valid indicates whether the value is a known member of the ComposeEmailRequestLanguage enum.
+func (e ComposeEmailRequestLanguage) Valid() bool {
+	switch e {
+	case ComposeEmailRequestLanguageDe:
+		return true
+	case ComposeEmailRequestLanguageEn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CorrectionRequestCategory.
 const (
 	CorrectionRequestCategoryChargeback CorrectionRequestCategory = "chargeback"
@@ -172,6 +190,48 @@ func (e DepositStatus) Valid() bool {
 	case DepositStatusPending:
 		return true
 	case DepositStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailAudienceKind.
+const (
+	EmailAudienceKindRole     EmailAudienceKind = "role"
+	EmailAudienceKindUser     EmailAudienceKind = "user"
+	EmailAudienceKindVerified EmailAudienceKind = "verified"
+)
+
+// Valid indicates whether the value is a known member of the EmailAudienceKind enum.
+func (e EmailAudienceKind) Valid() bool {
+	switch e {
+	case EmailAudienceKindRole:
+		return true
+	case EmailAudienceKindUser:
+		return true
+	case EmailAudienceKindVerified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailBroadcastStatus.
+const (
+	EmailBroadcastStatusCancelled EmailBroadcastStatus = "cancelled"
+	EmailBroadcastStatusDone      EmailBroadcastStatus = "done"
+	EmailBroadcastStatusSending   EmailBroadcastStatus = "sending"
+)
+
+// Valid indicates whether the value is a known member of the EmailBroadcastStatus enum.
+func (e EmailBroadcastStatus) Valid() bool {
+	switch e {
+	case EmailBroadcastStatusCancelled:
+		return true
+	case EmailBroadcastStatusDone:
+		return true
+	case EmailBroadcastStatusSending:
 		return true
 	default:
 		return false
@@ -1010,6 +1070,13 @@ type AuditReconciliation struct {
 	PlatformEquity      string `json:"platformEquity"`
 }
 
+// AutomatedEmailRequest defines model for AutomatedEmailRequest.
+type AutomatedEmailRequest struct {
+	// Template verification or password_reset
+	Template string `json:"template"`
+	UserId   string `json:"userId"`
+}
+
 // BadgeLevel defines model for BadgeLevel.
 type BadgeLevel struct {
 	// MinInvested Lifetime invested, in USD.
@@ -1047,6 +1114,30 @@ type ChangePasswordRequest struct {
 type CloseAccountRequest struct {
 	// Reason Why the account closes; required.
 	Reason *string `json:"reason,omitempty"`
+}
+
+// ComposeEmailRequest defines model for ComposeEmailRequest.
+type ComposeEmailRequest struct {
+	Audience EmailAudience `json:"audience"`
+
+	// Body Markdown; raw HTML is dropped.
+	Body string `json:"body"`
+
+	// Language The language of the message's greeting and footer (default en).
+	Language *ComposeEmailRequestLanguage `json:"language,omitempty"`
+	Preview  *bool                        `json:"preview,omitempty"`
+	Subject  string                       `json:"subject"`
+}
+
+// ComposeEmailRequestLanguage The language of the message's greeting and footer (default en).
+type ComposeEmailRequestLanguage string
+
+// ComposeEmailResponse defines model for ComposeEmailResponse.
+type ComposeEmailResponse struct {
+	Broadcast  *EmailBroadcast `json:"broadcast,omitempty"`
+	Message    string          `json:"message"`
+	Preview    *EmailPreview   `json:"preview,omitempty"`
+	Recipients int             `json:"recipients"`
 }
 
 // ConfirmDepositRequest defines model for ConfirmDepositRequest.
@@ -1365,6 +1456,60 @@ type EarlyRedemption struct {
 
 	// Principal What comes back to the available balance.
 	Principal string `json:"principal"`
+}
+
+// EmailAudience defines model for EmailAudience.
+type EmailAudience struct {
+	Kind   EmailAudienceKind `json:"kind"`
+	Role   *string           `json:"role,omitempty"`
+	UserId *string           `json:"userId,omitempty"`
+
+	// UserName The user's name, for a one-user audience (answers only).
+	UserName *string `json:"userName,omitempty"`
+}
+
+// EmailAudienceKind defines model for EmailAudience.Kind.
+type EmailAudienceKind string
+
+// EmailBroadcast defines model for EmailBroadcast.
+type EmailBroadcast struct {
+	Audience   EmailAudience `json:"audience"`
+	AuthorId   string        `json:"authorId"`
+	AuthorName string        `json:"authorName"`
+
+	// Cancelled Messages withdrawn, unsent, when staff cancelled the send.
+	Cancelled       int                  `json:"cancelled"`
+	CancelledAt     *time.Time           `json:"cancelledAt,omitempty"`
+	CancelledByName *string              `json:"cancelledByName,omitempty"`
+	CreatedAt       time.Time            `json:"createdAt"`
+	Failed          int                  `json:"failed"`
+	Id              string               `json:"id"`
+	Pending         int                  `json:"pending"`
+	Recipients      int                  `json:"recipients"`
+	Sent            int                  `json:"sent"`
+	Status          EmailBroadcastStatus `json:"status"`
+	Subject         string               `json:"subject"`
+
+	// Template The automated message sent again; empty for a composed one.
+	Template string `json:"template"`
+}
+
+// EmailBroadcastStatus defines model for EmailBroadcast.Status.
+type EmailBroadcastStatus string
+
+// EmailBroadcastList defines model for EmailBroadcastList.
+type EmailBroadcastList struct {
+	Broadcasts []EmailBroadcast `json:"broadcasts"`
+
+	// LimitPerHour How many e-mails one staff member may send an hour.
+	LimitPerHour int `json:"limitPerHour"`
+}
+
+// EmailPreview defines model for EmailPreview.
+type EmailPreview struct {
+	Html    string `json:"html"`
+	Subject string `json:"subject"`
+	Text    string `json:"text"`
 }
 
 // Error Every error response has this shape.
@@ -3093,6 +3238,22 @@ type AdvanceDevClockParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// CancelEmailBroadcastParams defines parameters for CancelEmailBroadcast.
+type CancelEmailBroadcastParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SendAutomatedEmailParams defines parameters for SendAutomatedEmail.
+type SendAutomatedEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetPendingInvestmentsParams defines parameters for GetPendingInvestments.
 type GetPendingInvestmentsParams struct {
 	// Cursor A staff queue's `nextCursor` from the page before; absent for the first page.
@@ -3711,6 +3872,14 @@ type GetSecurityLogParams struct {
 	XClearvestPosition *Position `json:"X-Clearvest-Position,omitempty"`
 }
 
+// SendComposedEmailParams defines parameters for SendComposedEmail.
+type SendComposedEmailParams struct {
+	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
+	// the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+	// visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SendLoginCodeParams defines parameters for SendLoginCode.
 type SendLoginCodeParams struct {
 	// IdempotencyKey Makes a retry of this request safe: a repeat with the same key and the same request gets
@@ -3883,6 +4052,9 @@ type RejectWithdrawalParams struct {
 // AdvanceDevClockJSONRequestBody defines body for AdvanceDevClock for application/json ContentType.
 type AdvanceDevClockJSONRequestBody = DevClockAdvance
 
+// SendAutomatedEmailJSONRequestBody defines body for SendAutomatedEmail for application/json ContentType.
+type SendAutomatedEmailJSONRequestBody = AutomatedEmailRequest
+
 // StartInvestmentJSONRequestBody defines body for StartInvestment for application/json ContentType.
 type StartInvestmentJSONRequestBody = StartInvestmentRequest
 
@@ -3982,6 +4154,9 @@ type RegisterJSONRequestBody = RegisterRequest
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
 
+// SendComposedEmailJSONRequestBody defines body for SendComposedEmail for application/json ContentType.
+type SendComposedEmailJSONRequestBody = ComposeEmailRequest
+
 // SendLoginCodeJSONRequestBody defines body for SendLoginCode for application/json ContentType.
 type SendLoginCodeJSONRequestBody = SendLoginCodeRequest
 
@@ -4068,6 +4243,18 @@ type ServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(w http.ResponseWriter, r *http.Request, id string)
+	// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+	// (GET /email/broadcasts)
+	ListEmailBroadcasts(w http.ResponseWriter, r *http.Request)
+	// GetEmailBroadcast One send with its progress (authors and admins)
+	// (GET /email/broadcasts/{id})
+	GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID)
+	// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+	// (POST /email/broadcasts/{id}/cancel)
+	CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams)
+	// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+	// (POST /email/sendAutomatedEmail)
+	SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams)
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(w http.ResponseWriter, r *http.Request, params GetPendingInvestmentsParams)
@@ -4338,6 +4525,9 @@ type ServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams)
+	// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+	// (POST /users/sendComposedEmail)
+	SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams)
 	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams)
@@ -4503,6 +4693,30 @@ func (_ Unimplemented) ListDevMail(w http.ResponseWriter, r *http.Request) {
 // GetDevMail One e-mail of the development mailbox (development only)
 // (GET /dev/mail/{id})
 func (_ Unimplemented) GetDevMail(w http.ResponseWriter, r *http.Request, id string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+// (GET /email/broadcasts)
+func (_ Unimplemented) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetEmailBroadcast One send with its progress (authors and admins)
+// (GET /email/broadcasts/{id})
+func (_ Unimplemented) GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+// (POST /email/broadcasts/{id}/cancel)
+func (_ Unimplemented) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+// (POST /email/sendAutomatedEmail)
+func (_ Unimplemented) SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5043,6 +5257,12 @@ func (_ Unimplemented) SecureAccount(w http.ResponseWriter, r *http.Request, tok
 // GetSecurityLog Security events of the signed-in user, newest first
 // (GET /users/security-log)
 func (_ Unimplemented) GetSecurityLog(w http.ResponseWriter, r *http.Request, params GetSecurityLogParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+// (POST /users/sendComposedEmail)
+func (_ Unimplemented) SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5717,6 +5937,137 @@ func (siw *ServerInterfaceWrapper) GetDevMail(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetDevMail(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListEmailBroadcasts operation middleware
+func (siw *ServerInterfaceWrapper) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListEmailBroadcasts(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetEmailBroadcast operation middleware
+func (siw *ServerInterfaceWrapper) GetEmailBroadcast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetEmailBroadcast(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CancelEmailBroadcast operation middleware
+func (siw *ServerInterfaceWrapper) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TicketID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CancelEmailBroadcastParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelEmailBroadcast(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SendAutomatedEmail operation middleware
+func (siw *ServerInterfaceWrapper) SendAutomatedEmail(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendAutomatedEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendAutomatedEmail(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9492,6 +9843,47 @@ func (siw *ServerInterfaceWrapper) GetSecurityLog(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// SendComposedEmail operation middleware
+func (siw *ServerInterfaceWrapper) SendComposedEmail(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SendComposedEmailParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SendComposedEmail(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SendLoginCode operation middleware
 func (siw *ServerInterfaceWrapper) SendLoginCode(w http.ResponseWriter, r *http.Request) {
 
@@ -10964,6 +11356,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/staff/queue-counts", wrapper.GetQueueCounts)
 	})
 	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/users/sendComposedEmail", wrapper.SendComposedEmail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/email/sendAutomatedEmail", wrapper.SendAutomatedEmail)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/email/broadcasts", wrapper.ListEmailBroadcasts)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/email/broadcasts/{id}", wrapper.GetEmailBroadcast)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/email/broadcasts/{id}/cancel", wrapper.CancelEmailBroadcast)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/proposals", wrapper.GetProposals)
 	})
 	r.Group(func(r chi.Router) {
@@ -11850,6 +12257,396 @@ func (response GetDevMail404JSONResponse) VisitGetDevMailResponse(w http.Respons
 type GetDevMail500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetDevMail500JSONResponse) VisitGetDevMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcastsRequestObject struct {
+}
+
+type ListEmailBroadcastsResponseObject interface {
+	VisitListEmailBroadcastsResponse(w http.ResponseWriter) error
+}
+
+type ListEmailBroadcasts200JSONResponse EmailBroadcastList
+
+func (response ListEmailBroadcasts200JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListEmailBroadcasts401JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListEmailBroadcasts403JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmailBroadcasts500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListEmailBroadcasts500JSONResponse) VisitListEmailBroadcastsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcastRequestObject struct {
+	Id TicketID `json:"id"`
+}
+
+type GetEmailBroadcastResponseObject interface {
+	VisitGetEmailBroadcastResponse(w http.ResponseWriter) error
+}
+
+type GetEmailBroadcast200JSONResponse EmailBroadcast
+
+func (response GetEmailBroadcast200JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmailBroadcast401JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetEmailBroadcast403JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetEmailBroadcast404JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmailBroadcast500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetEmailBroadcast500JSONResponse) VisitGetEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcastRequestObject struct {
+	Id     TicketID `json:"id"`
+	Params CancelEmailBroadcastParams
+}
+
+type CancelEmailBroadcastResponseObject interface {
+	VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error
+}
+
+type CancelEmailBroadcast200JSONResponse ComposeEmailResponse
+
+func (response CancelEmailBroadcast200JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CancelEmailBroadcast401JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CancelEmailBroadcast403JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CancelEmailBroadcast404JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CancelEmailBroadcast409JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CancelEmailBroadcast422JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelEmailBroadcast500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CancelEmailBroadcast500JSONResponse) VisitCancelEmailBroadcastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmailRequestObject struct {
+	Params SendAutomatedEmailParams
+	Body   *SendAutomatedEmailJSONRequestBody
+}
+
+type SendAutomatedEmailResponseObject interface {
+	VisitSendAutomatedEmailResponse(w http.ResponseWriter) error
+}
+
+type SendAutomatedEmail200JSONResponse ComposeEmailResponse
+
+func (response SendAutomatedEmail200JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SendAutomatedEmail400JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendAutomatedEmail401JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendAutomatedEmail403JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SendAutomatedEmail404JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendAutomatedEmail409JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendAutomatedEmail422JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendAutomatedEmail429JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendAutomatedEmail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendAutomatedEmail500JSONResponse) VisitSendAutomatedEmailResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20125,6 +20922,132 @@ func (response GetSecurityLog500JSONResponse) VisitGetSecurityLogResponse(w http
 	return err
 }
 
+type SendComposedEmailRequestObject struct {
+	Params SendComposedEmailParams
+	Body   *SendComposedEmailJSONRequestBody
+}
+
+type SendComposedEmailResponseObject interface {
+	VisitSendComposedEmailResponse(w http.ResponseWriter) error
+}
+
+type SendComposedEmail200JSONResponse ComposeEmailResponse
+
+func (response SendComposedEmail200JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SendComposedEmail400JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SendComposedEmail401JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SendComposedEmail403JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SendComposedEmail409JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SendComposedEmail422JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SendComposedEmail429JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendComposedEmail500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SendComposedEmail500JSONResponse) VisitSendComposedEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendLoginCodeRequestObject struct {
 	Email  EmailPath `json:"email"`
 	Params SendLoginCodeParams
@@ -22753,6 +23676,18 @@ type StrictServerInterface interface {
 	// GetDevMail One e-mail of the development mailbox (development only)
 	// (GET /dev/mail/{id})
 	GetDevMail(ctx context.Context, request GetDevMailRequestObject) (GetDevMailResponseObject, error)
+	// ListEmailBroadcasts The latest e-mails staff sent, newest first, with their progress (authors and admins)
+	// (GET /email/broadcasts)
+	ListEmailBroadcasts(ctx context.Context, request ListEmailBroadcastsRequestObject) (ListEmailBroadcastsResponseObject, error)
+	// GetEmailBroadcast One send with its progress (authors and admins)
+	// (GET /email/broadcasts/{id})
+	GetEmailBroadcast(ctx context.Context, request GetEmailBroadcastRequestObject) (GetEmailBroadcastResponseObject, error)
+	// CancelEmailBroadcast Stop a send; the messages still waiting are never sent (authors and admins)
+	// (POST /email/broadcasts/{id}/cancel)
+	CancelEmailBroadcast(ctx context.Context, request CancelEmailBroadcastRequestObject) (CancelEmailBroadcastResponseObject, error)
+	// SendAutomatedEmail Send one of the product's automated e-mails again to one user (authors and admins)
+	// (POST /email/sendAutomatedEmail)
+	SendAutomatedEmail(ctx context.Context, request SendAutomatedEmailRequestObject) (SendAutomatedEmailResponseObject, error)
 	// GetPendingInvestments Investments waiting for staff (authors and admins), oldest first, a page at a time
 	// (GET /invest/adminPendingInvestment)
 	GetPendingInvestments(ctx context.Context, request GetPendingInvestmentsRequestObject) (GetPendingInvestmentsResponseObject, error)
@@ -23023,6 +23958,9 @@ type StrictServerInterface interface {
 	// GetSecurityLog Security events of the signed-in user, newest first
 	// (GET /users/security-log)
 	GetSecurityLog(ctx context.Context, request GetSecurityLogRequestObject) (GetSecurityLogResponseObject, error)
+	// SendComposedEmail Preview or send an e-mail staff composed (authors and admins)
+	// (POST /users/sendComposedEmail)
+	SendComposedEmail(ctx context.Context, request SendComposedEmailRequestObject) (SendComposedEmailResponseObject, error)
 	// SendLoginCode E-mail a new login code for the pending sign-in
 	// (POST /users/sendLoginCode/{email})
 	SendLoginCode(ctx context.Context, request SendLoginCodeRequestObject) (SendLoginCodeResponseObject, error)
@@ -23510,6 +24448,116 @@ func (sh *strictHandler) GetDevMail(w http.ResponseWriter, r *http.Request, id s
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetDevMailResponseObject); ok {
 		if err := validResponse.VisitGetDevMailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListEmailBroadcasts operation middleware
+func (sh *strictHandler) ListEmailBroadcasts(w http.ResponseWriter, r *http.Request) {
+	var request ListEmailBroadcastsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEmailBroadcasts(ctx, request.(ListEmailBroadcastsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEmailBroadcasts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListEmailBroadcastsResponseObject); ok {
+		if err := validResponse.VisitListEmailBroadcastsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetEmailBroadcast operation middleware
+func (sh *strictHandler) GetEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID) {
+	var request GetEmailBroadcastRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmailBroadcast(ctx, request.(GetEmailBroadcastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmailBroadcast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetEmailBroadcastResponseObject); ok {
+		if err := validResponse.VisitGetEmailBroadcastResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CancelEmailBroadcast operation middleware
+func (sh *strictHandler) CancelEmailBroadcast(w http.ResponseWriter, r *http.Request, id TicketID, params CancelEmailBroadcastParams) {
+	var request CancelEmailBroadcastRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CancelEmailBroadcast(ctx, request.(CancelEmailBroadcastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CancelEmailBroadcast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CancelEmailBroadcastResponseObject); ok {
+		if err := validResponse.VisitCancelEmailBroadcastResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SendAutomatedEmail operation middleware
+func (sh *strictHandler) SendAutomatedEmail(w http.ResponseWriter, r *http.Request, params SendAutomatedEmailParams) {
+	var request SendAutomatedEmailRequestObject
+
+	request.Params = params
+
+	var body SendAutomatedEmailJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendAutomatedEmail(ctx, request.(SendAutomatedEmailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendAutomatedEmail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendAutomatedEmailResponseObject); ok {
+		if err := validResponse.VisitSendAutomatedEmailResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -26095,6 +27143,39 @@ func (sh *strictHandler) GetSecurityLog(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// SendComposedEmail operation middleware
+func (sh *strictHandler) SendComposedEmail(w http.ResponseWriter, r *http.Request, params SendComposedEmailParams) {
+	var request SendComposedEmailRequestObject
+
+	request.Params = params
+
+	var body SendComposedEmailJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SendComposedEmail(ctx, request.(SendComposedEmailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SendComposedEmail")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SendComposedEmailResponseObject); ok {
+		if err := validResponse.VisitSendComposedEmailResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SendLoginCode operation middleware
 func (sh *strictHandler) SendLoginCode(w http.ResponseWriter, r *http.Request, email EmailPath, params SendLoginCodeParams) {
 	var request SendLoginCodeRequestObject
@@ -26826,664 +27907,686 @@ func (sh *strictHandler) RejectWithdrawal(w http.ResponseWriter, r *http.Request
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchs5sieM3wr+/M+GqZgSTcl297QUE7GyLLe1bXerJXl6Jg47TLAKJDEqAmwAFM0z0RH7cT9vPBHn",
-	"DvYWngs4d3Ku5AlkAigUiSKLkt3jmZ0v3TKrCi+JRCKRL7/8WyeXs7kUTBjdOflbZ8powRT8eVmw2Vwa",
-	"JvLVG27sLwXTueJzw6XonHSuFNNMGNIdGrVgwwMiBTFTRrSRihWECr1kihhJKFFszqhhBVHslwXThiy5",
-	"meLLdMYGYhj1dfgdWw1PiJBmysWEKGpb5ZoYPmO9gehkHZ1P2YzaATGxmHVO/q1jB9D5OeuY1Zx1Tjra",
-	"KC4mnV9/zTpXUnMc7/rwvy3liJZk7l4gcgwDKqk2hN3biUG3fsR0PmeiYEWvNoCxVDNqOicdLsxXzztZ",
-	"Z8YFn9lB9cNouDBswhQM55oZtTobG6Y2B3TDcikKbSm2pNyQERtLxYhRK0sHOqFc1DsPfR0l+7oxtGQt",
-	"lm05ZbhwitGCzGTBSk2mtLBLYH/Lp6xwz4EUrKiIxgWsy+lA2BcKaiiZ0RV8uWKG6Klcwqc5LUumnmhS",
-	"UmOpmU+pmOy9nL9mnTlVdMaMY9GzRcHNWW5kgpy3wIp0PCYzNhtB57wgUhF2OKO8tKTk9r1fFkytOllH",
-	"0JntjEJrNTLTj2+ZmJhp5+T4xfMUk8EwXis52xyF/bXiX7tFulzk5aJgxUHTEMa2pSSXFdSwQ9tQp3EY",
-	"33FR2G9SDd/ZZw1TO+r3G9u8pWrCTJrEBp6RhW5NYfziISS+lZtjeC8MLyMKd9nHHeQ18iHEvbBTuqJ2",
-	"iI64c/uP0CqzzztZx24SrljRObFcvN8k33ArO1cNnMSVNuT97Tkp6Ip4JnoYD3W29J4i8lu6R9fb6Jvs",
-	"OBL+37HVZu/v6B3TcIoYtUI5HQlmTcfsJJwx9ZOF3LEVoaKofvBfTZjRKLTGQFd3WoGUJd0ZVXesILVj",
-	"6Q03J8SJTC60scJSjolaCGHls1nynPXIkRXfxy9eDMQ913xUMnJ2c355aQWeormVWxlhvUmPUPL+/eWr",
-	"U6IYiidWkLFUhBpSMkvt4+dkKhdKo4wEOuPZXBF67dBs3lEv4FwKOz25BuKeaTNjwly+auBwXr1StGX0",
-	"r5J8flVS0djN3D58bAeNp/5ZdXYpZhZKsIKMLI8QRlXJmSK5nM2oKHoEDhCm7pmC81hnZCQXVgXIyMIJ",
-	"HTwzB8IdmsCXsBusPLSH6D0jc6o1Kwg3W1byz4fnJaPK0vcwjP0xesaVknOpadlMZf/CIyn944It2PlC",
-	"6dQRfOYO4F/sS080GQr20eDLQzLGk9ESaMKcsnNK6AiUE7sVqs1p32iSNjn23TDo5+lTDUb9ls9Sau0b",
-	"uSQzKlaEGzazYgfGJ8eExrMhU1kWmnQLNqaL0pAX/cbzpoR+4gG6jzonL/qZHa3T4uxYd+h0tzy/Y1u2",
-	"6CNX81ZRoWluKdHYh4neeWR37zVTn20uP3EzLRRdbtkEj+viV/utnkuhGSijL2lxjaeL/VcuhWEC/qTz",
-	"eclzain29K8apVLVy+8UG3dOOv//p9VF7Ck+1U8vlJIKu9rUvLiYLwzhmsxoaeWDPZF/zTrnUoxLnv8G",
-	"gzgjuRT5Qim7Y1Gjt9ofJcUC+2IZ/jt56yMblz6iDS/LgXBHqpWXv2ad11KNeFEw8fkndMMn9jzggowW",
-	"Bi4xtCzlkhWkq2TJMqIXGm+BGeGzOVNaCmq4mBz0yLksGBlqw+YfFvMPnqmGJ3a+AyHnTMFQiWCssFJl",
-	"rJieWgKOuRXt9lHXfv1+HjVGx+MPGq6FH8ZwMakaHojuXMliARvx4CRIp4LlXNvWQL5SQWiey4VA4suF",
-	"AYGmtVWM7NoIQhdmyoSxpLQ/zOeO7t9KwX4bRlZMy4XKGWEfOVwvrca2pJoUrGTGKUYTKZG/L4VhStAS",
-	"m/z8PCFnDC0RS8vmSyXFJFg6QDs4JQUzlJeaUMXgRlwpDqWcwKC/l+a1VR4+/3i/l0Qv8imRo7+y3BCv",
-	"hRoZ3cNhSFd0VUpa3Er51l7IfqulRkkwksXKii4jJSlt9zCkWynfUbFyUlT/BkOSEs96agybzY22Z3hk",
-	"AgNzzWGw16T6cG8/jSw70NF7YTeWVPzf2W+y6oZoL71A6o5oQXLFCru1aamBvu/FXMmcaU1HJbsQhpvV",
-	"5x/aT6wsD/F8ykCujhSjd1YEjhaaC6Y1UYvSXtzttYgLvRiPec7tZhvRkoqcHcCEFAOdmoqEuRBPFkoK",
-	"Ph4zOI4cozlZ9l7oxXwulWHFO1ZwegtH+W/B8GNuN99qziy3w4mS52xu4Kz+1SsbaMvKDb/nZnVpGNz+",
-	"rYbOlOGoXFDT1laRWbXm5G+bP985y9C2ufhBgBXp16wzs8yCwoF9pLN5aZs8EwTvglLhKfMtU7CLtKEK",
-	"5De5MVQUVBXE3uaSl/5K7fo31MOcccr3mNkpVzZAFGd2SLUhRkbDgsHN7oM7UlkB6ri/sn5wY6v/qJhg",
-	"y/UfZ9Qs7MB+TpD2bD5X8p6WN8zYc19vLpQbxu3Unu+yLOqkO+r3+/1ev9/Jajf0fqIr35AsmbK74Iqp",
-	"3PFq1F6LhpZBEX7soNaWrWmE2SYR0qNILq+jcHjrMTR+OFE3vpzRj2czq0glOmvubx/af2Zix1NoJjzz",
-	"loPoKlMnvhTnU8pFRYzadTtBA8Wok6fRmy/6qVfNxzdUTxO2T7hGVLPKnOFgZRXa6EIKP1OciCKaCXNK",
-	"PBF76+ydGsBCF9fUsN3T+rWZgtXFsz0NEyYIUOLQJ0W1ZgY0YjuljPAxuRNyKdamtIP6a8fydBUTUU/l",
-	"oizIRBJqNZqKbISO5D2DV43npbV+91vL2/TKTameZmRZKQvBBlQt+xNNBDNLqe5I96vnZMo+UnvdmdGS",
-	"FHzCjT4l/Y9we/jqudXRL67Pj/vIK/2PRMIIaHmQEcVyqQq86nGjSU6FFDynpe101iNnMBxCS8Vosape",
-	"BwutkGbKlJ+DPQPx0ovb0J7zlDzvf9Mj156EI1Y6Pxh10q2i5akjMDcZKdnYEKuHrk7cJcJe/WpeLDcW",
-	"TbgJjruVZ/l9WXxzYd7fvCKKGhhoyeGe25rXklsCHXS55/M1paZ6sDFMp/uln0l5l3xgFV6ebq9go4Yn",
-	"C80a3IdyKZhC0599yV+lT8mgM+i4ZZ+X1Fim8Q97OyW5n7Xr2U2nmrEfa5jOz02EfSnlnW4kK/wNRsyd",
-	"Wl+8StUyUqXoKlqLWK0cSVkyCso1OMt19CwYLPEulbRfb746j2z2LV63+0DkvOTUf7Rzhtf1T+xEpaHl",
-	"eTPTwPNXzZwjYsoEUrcY/TqFLSekVvKe8tJe1pLdT1mZ1vRRmWWph+u8GDpwzUUfp9huyYT5nk2o4fes",
-	"NudN0tVmuNbtvPJxAIcEJsoq5q1Rv75UEUfWFmFtfBtM4uncuKEuhFGr1IYyUoEDODlVeHxZND+7lg0r",
-	"SBsUgPc3pJBlSZXOUNaEGA13Ws7kPSuIkIL1UmrnPrfFvLR37ct5qwgKWhSKaW0l4L8xRTUrfh50iBQ5",
-	"aAhcYQiI1VTwaXJ0uVSKldR5EFJ0AW5oeFYZXhuJ7m+6m9NxgT2rOfNuWCe1N26PyZHvLaO87pVQy8BQ",
-	"0XDAaaMYnTXMTi9mM6pWKZWOGqsXFNye24JciEnJrVYFMx2AZwDmFnSVVxdXh19/9+zdNz8e/3nQSU4Z",
-	"ozWamR+fv3dn6HZpE217aqorv59QNO+KBartFW+mWr8xNcOeCtSPOLx539+zlH5imRn2f1Fw1B2voufo",
-	"Lkoqt6WkBbHqOoTCRXSt+t3G4jNmqO9756n2zr/8sDPU6rVne4gL7PtPTGleY+2o2a3ca5zpbePBfdXk",
-	"zqE381XFNhEv+aZdQ+uTqBEiw1WPFmE711w581idcyqdqL0ChkyYUA4E+9gQfEXHBhVUezTY18BZfUr6",
-	"hBr4jQngvn0JGk5j6LqRAG/lpGH6wij35x7zh8M3MX8rJvQmAS7umVoR+xADN+UEnfJZFD1QGqbAL99S",
-	"T9lGbIw0SFDbxSzUSb5dEnoC+ck1kvhdJAoSSsmDtI6cLvS207dZIzjzIu2UaEbLB5/vfCPi6yHHvLPx",
-	"ezND2+vo9cbNIWld1NcsZ/yepfv2noaGA9zbx99yOuIl901vKhRgRNA3rOEW7G+XF78snLOmlZWwGnu9",
-	"i/TANrqpTS/Fmi9pMWFv2T0rN8k34+Iyun+sBRLyMYMwTX/LAEXl/c0ry0h1q2iDRXXGxbU97RUtEzIB",
-	"H7EC7uuaLKdS+yAir/NY5TSl5UUHGIaHbBdZQILv7YvrawBfZzU6rA17O0nf8pTJsLSP2kvUaIV2XcZc",
-	"y42D+t5Rwzta8DLQyTqlj2JjH+1AwUCkDVNJz8lLvKRdSZ7StLZZewpnrdodSFrbCfiSbzg1u3MIWbmi",
-	"Wi+lKhqNtY5Z/Hvr0ZVJI5ssi73en7d/OSXXzkupmTPgNM5jlyXYB4rktjHdaDh/0XZMSLZXuO0aR9V8",
-	"BX5lL7sLWpZggAVxlhFv78We14b27DhBWiGNE0w1uiZN1rXQtjZBZjHHrQfG0WZfyzn6nV/TXzYJErZ3",
-	"q31etQR+44RCo51QTeqPEPWMgSvzkubMKlBMEcM+mlM0QXPDiKYrTbSMhGUw/63RwHXmFa7tc2/wdMOY",
-	"3phZuW3MGVFMFBg2reSMvKPqrpBLEcKcFF2SN7fv3vb28JADi/LkjT3lsQ6vZ/Ggt8z5jVxemp+kShlt",
-	"uTBKNhgD2HxvhrgxbL5T8mOfvoctA09r+dPGNbJ68eNWaBvXQkAu1wTfAWYFXsUgO6nIbKENUQw4uh0b",
-	"Zx1dLibpCwI3DXr0Ym4PmQZLk33k7wp2wJD7FDKfSPcvf/nLXw7fvTt89eogq8x7MDVtqGGaSMF65LW7",
-	"yhimZjqkMswVv6f5isxlyfMVQa+TfeBuuoQSwZbOaTFRjGliZF3FOu4ff3V4dHR4/IedRymQxhMiq/b4",
-	"dAe7Aw8m1OtAKr/JN/dn3mA2a9i4JRd3yVh/aqYYrGfZxfIAJiiyObHKi6WKIz43ZEqR5kkrWAMTpMSC",
-	"pxNMItuY7zaCYZBS4j7daH6DHJGG2xHGJt/yWYuRV+lL0VdbhnrLaEJ2TxktbOvpK1GTgEOFcm8RZ4fw",
-	"DnXRPY891yEce06IzJUc89KqPUFclHSESR3giAWzu91/DMwOOVXFPuehp0wWhK6f9Q4iuxlu20Zbt1B9",
-	"9j8IEEr5lCqTEUtbqnVGJnxsMmLHqJnJCC8O7fwyUnJtMlLK/C4jlkEyMmciI3rKWVlkIF8ysqRlycw+",
-	"5yyfufNk937FGOWpMXNN3l+nzwp/XXvUrnW3trB5ZxiEFo/QETW9YEohjzxA0a18PWjIvGcZoYbMpDbE",
-	"LKXXefWaAH/RcEPOqWETiQ4Cf2fLw/g6WWciZbHkpd3ulhEmbETzu07WgbiG5OWt4P7rqE1aFECgYpGb",
-	"5FetA3/Wr268Gmuw5odZhXbT67BIu/ByWaxFMX77Mhkgxml5vvHu758/38Z41YvvBTesIN9xMSkgAXP7",
-	"TB3TweCS01GMGvaYK5SZsipYE6OHNq9QKcPLrmsVxCSt5xB/lSISRuy0efVRYVFRyNJYKvLy9hzE9cXt",
-	"m4zwiZD+wfubV7dtAqe2xS9JcZjbkSYimPi4TnOrVXBzQpLxSqT78vY8I7fX58f9AyvrqvClLgQvnfrg",
-	"pRldkRHDCCG5MAcZocKeQpr1yCWof+sxTY7uT9ajm0i3lEum4NsM4qJEuQrRUgfQv+ttoVmBzt05U77B",
-	"EB0FMdd6TnOrqyo7Y5drUOW6+mCo/qnVrEI8lW0XDH8QNDxnZcnFJHNhU/WlOTr+w854Gi8ikCUrjmve",
-	"UU7Rwmy6xn0VBT+v2Q7ScVVMfQiKWj2zvvF9L0F2v75kI3sgJkyqjN4zjBojXUrG9mgmU8iYwovXnMl5",
-	"yTJiJMmpyafABYdjDlQnI2n0wTrR+7uFdDX82tSrAO5m6rcIkNwq0uidnxpIAR/C4tMF1iUc7qExY1bf",
-	"sby6MFaCcLMh+vaUfAkXkbQyQZI5pMmfktGK+ARRK3bCLoNNdovRiVZQSWH/t74KKRE5Zg06rZ1fTfCA",
-	"XJzaC3d3OGZs6KXmLwtpmHOR2e0JlD7YOBbIWS1tzxKtCm50+9mZ11lIblhOnRPMqurFwsmCCbNPl7i/",
-	"iR3MB7wFF8MqJdDnEY75ZKHYuq7TbmWio6ZOIJCySHmpkPBtiI2a7RnGvLQzzSYFU72dapy4nKmN8orq",
-	"6UhSNAg3mspbegIiw3viojRnwt/ZWrXnYCKazI2YVa9frt5J4cAy2rQKb1/DtzvNVlWg5Fpn1WSSNEU1",
-	"KiFsqgVet4wzldhVRpaF3eWaOXMMSIR0IFZr1cxQk7ZvN8ufRIxrzvcM54i2TLPlfLeitmlKVS6/sCFM",
-	"yU7+x2tiNV/ChP2fJl2gJS7GQXLqKnLJbhIUw2U3qUi6g46V7YOOA24I7r+mXiLXbsPYw8LdCbmEaOzR",
-	"KrNy3KpeSi59HugUdwsxUp7As1hjvHxFupqxgShkrp+6V3uz4qBHMLjB+yy9aQoQJCqx6MK3fjz85s/v",
-	"jtMzcYhNe0X4GGoWOzes2003+HLKebLHOCtde1u4emPkdotxQqDYLo9NMoxsXavMgryIuXx9T1QDD7ML",
-	"lI342G+y+lJtkV7RYdQoxJolRgtCncG7EMVRpabrLTAZtfeiPAhvxvEZG5j47kDNMKzUfepUsYQfvhJO",
-	"LUb+vXsbGGNBy3dcLAzbNvQZvrFl0NBQuQKdE5DZAA/N7uxZb3cY1TbWqZN3bci7GSAdJOCa3yPyao2t",
-	"Egd6QCRJhgfPrGoTRVdgNMemBD5/e3F2/aeLm9sP7y6///Dq4uqHm8vbg9MIHAKTZLi7y47h7gna4fPj",
-	"4xZJFWHm1Yh3U7E5jXN/Svq2IlLO6MdL/DRKpkzrNFV/20bt97E3wb28Pe9knYvbN53MnoC3STPc2vbY",
-	"/Nyqw52sA2rxthYANSdBKv3DuP3p4iOU9uVQ6LxJ6axwhdJsOswd6FBj8J7LHQQXnYcbSqeDbJEnfm6I",
-	"38gFoWUJSgH6DNbabZIagUIZktb3u4UxKuJsrs6EOWDJ9MBLKSYw9VjXsOO3ehQ1xA6hVQhpWNqWC9o0",
-	"bzvtasxbJn0T9BTPz1dO+8+qUPdO1rlm9sOGhO5YPUiyTlD0unhm3XO21GAzA+WxTuwPDQ6PZv9dg+9i",
-	"jTQfYhcFNpYmzP15KfO7TS4QctkQTVHBHjzR4RKOSIrvb88Paku/dWPL8ThpF7FMNqbei60hvii/A0vC",
-	"1GHoOSC10uq4GaH2QP5WkmLhIHO6g87Xx9P+rK8HnYO6YcD93jyeRt6/9TBE+J7drcupLH3SpX5I2LSl",
-	"ciDE+gi2LdhZce/v9OvHUHiQxrG7ZwlSDToZGXS+6c/wj6PpM/vnAWQyOr/Ss69e9ElBV5p0//D1V/3+",
-	"dJOwdQPJ7vgnP9aGib5zW2AjxYK1PzymjQEDTakyOIKkc9AFeiekfFtHP8TOuC6yEJZo290SHOFIcVNl",
-	"8TyGIg+Z+GPml5rRBVXl6poVbDZPR1SPpRoz3hgqg1YcMuH3TJDFPO1JjsEnk5HSioucz1PnM1za0fY7",
-	"ovmdx0LaMBzv1jLXIDCrPrNojkkSebCqVAoDsw+Jj7yAAxgd4FM6Z5uHjHdlJrAW7WRmNJ9ywQ4VowX8",
-	"gO7SKMgI4/sxSormBq0WJ2RYygkXH9jHOQCMoTnGGdQAXOiQCyu2J1KwE0/JgYCvDjIyNNJEwGfOmlMD",
-	"FwNrD6hbXCOS1gka0bhB5NVT8q2Uk5KRkos7QkstcdQCrM3O0Wf7CkBsw4wM7ctxx9jGQPgx480Tw6sw",
-	"zNaFFSBOMStgYNDsOnwb6T7vPzvxF9WBQJ8XwLQBroDwsLMRPrZtqMIs+JBLWRZyKXxb1SMIQBmIOYW7",
-	"DpqmhvC/ocvsofY0WihuVi5uzLY9L6moDOjd5/1vEC3A/v5EY6TYQLgXiOYuORMN/6dO/13aszYglg0r",
-	"xv7RvjW0/dTs9NANAuZWEwDTP6YK6MohY9cKHbK+K2fTd70NREQe1926ZavGiil5AG6uJo1tvoBsHHC8",
-	"RHyP+8wqHiPwAQmG3rL6yef9WFtEEAx6l5p7ufZ6HU0pIaEqfLmMLCu8CTvyhWbqFJCOwe48lUtC9SFf",
-	"85JclYxqRphA1rmnJS9I43Tczn5rKZ0YkWX0oWDLDwW75zkbgsqLjGbkHQt4+WsCApOvYPlsEwBkSEUx",
-	"EHafQ1/wU3ek5BJSNGCTTxh4lyju0jfGzH8Q5YrkUt5xe3u7/+C6+QAte35JJOQbXjZNJrkn7awci6xt",
-	"TKtgoT87QO+3O5LXmHsXn/y09vr6mbPNn/qasYuP7tht9KUyeCON3fDQEB3X5tZYnNdSTaTZmV6Rcpk3",
-	"4KNvdIGS/i0Xd1uyN4p1D3vSdzjfJ13DHnXnrRpOjTr2oG2M110hG1LXAWJ/h6epCUqloezEbUoVcucP",
-	"qCHc1IydOxJzthh+ACRzv3zqq5Ji1CWcapm3y2beTYTPNoJwkCvtKQ/m9Yz46LFsIAIcfA0uNfPCBxEC",
-	"QjANWHpjYRNlcI/HTsVOosjiY29Y2hmlkKSw8/bv46G6rUw5T9a9TVnkupohN6Uwlho4rPILrWueTvGJ",
-	"DAj4Luk6i0xGgkEmIwDgxzJygUC6DjWryIg31BzYVQor80QT59d0rQIa5Lm0h55hRcNJ0By17xPQW/i4",
-	"ASYybYvxieTeo+PjRh1TRP4ju4ZrezDcFWOHk98fPzdLDA9bmVAeqIB9GrSbUzKMwLyHGLjh+AK0Bmcy",
-	"i17qxFUAOjGAdifrnBV/XYQnr2FKL6VY6KRR7bLCRpbi4qO/+TVGV22yGmyhy4RecqsWLEJDKWZ4J4Hb",
-	"CLpcuSJyKYhm2nLPKRnTUrMoyL8goY7PjuDtCooyjCe1OLXZ3jiYycQpbHVZvY8jdhuFmmOerXKWFgv3",
-	"nC0PqT70WFZWfqIu1wUtTDNQway6hU+Haf+4/f6yBbhQRT8cVBYRIbTippIkLHDjRcknHHKVE8YSBg9r",
-	"Oz2p3aRLIAFTDH0bsEmAW1wSgFWk7VmoKVRgguAmrsmMa50W2OtKkh9c8+RmSdyRJjMyzXO1YMWFNnyW",
-	"hHA7E4S5h5VdFYwrjEKpCy3JmCo47PgYVG5sEo69ckUAN9HnG5HulJbjQ/toIDyAtL2A98grruclXUWX",
-	"AtcP12ROeeFsqdQQQFPlZpU5pDw0kmDNjYFgVEF6p7cdNUjzpjCaW8yFQiNMBuh1bQJo5k3lojjkglAh",
-	"FrTk9lKuIkrmdA7AsC4XiwsyRwzObCNKPwGpIPV+URj4BZjW0sz9gGAfJopXe+ls+xnuokIq8ZpG4TeQ",
-	"YbDkmh00GPm0UYu8DaDbO8dWl9En4HHFn8+2MAyOOiNj/pEV4OLyoIzVQDFM4QAFAfs4B73Ez3c55SUj",
-	"TrVJ40QB5sJm98jH5PekPs4M90y0W9KtlrRBsjvTj5WksLUxKj4ck5XGB7+HUJO6+eAl1Txv6rfJ6lpS",
-	"EWEBJc4cl5DorQWRjWp9aH5/pWNB5kpOrMYfIfY2+ZmUXEymGGxlpdhaN1xnllEdGqfzRnWLSKD5cOhU",
-	"WZb+dpyvzcx6vGYop9rWQ10eH3JGusPL7/90+OLH4z9//d2zd8ODDA0qVSCaXotEOyWaMbIWcFZnhLjF",
-	"9GA9eseZ3uY0nWERxQD3CgYuLozMgnnTN2Vf7W3vK10Vba03jEj2mLYOjhxusU2ZnQ8NkVNmP1HaLqqu",
-	"0gqiwDqmZq/oqgFh0z5txnMNZxYcZAFRFw5n2BwU7wV4ZnZD9bGxXKhwojVrgY8JvvvA10PuHFZ8KAAW",
-	"C5foQlXduTxhIirg6b5xEASRHJ9p9QOnfuRuCpxN9Wt30F61nA3xWi50JumXR9H0REONMbhEL6c8n7rb",
-	"sK6dFS2dhWE47cNvIj11N5xA1byLXdlOlE8SUPQbxf44A/Tlo0i4NYhpV3RRRN7HBRglptIi1Cg1i4dH",
-	"G0Uy++EBR7x2h2rLxY1cuzvy6HLTBdSUt9R069j8Pcb4TUlwVzm3jbvayT1vZkgYkUWByBS1NEU8OpkK",
-	"2PkFEXLZXq7sVHdRcd6q1H5y1RKAv9DvmMsZA//kKeoE1TI637DVpWh+12tAyYSslKbZ/ed/EH/6ZERh",
-	"hUgSLs4kujenYwpbn+47sFWrwzNxZm47Kt38oiOyYqKYPbdviG3ReGjx7WQdMPnuCsn7bpU7m3CjU0cv",
-	"RmCFaWKN6rmzTdxztoRyXPIO7nynkIrGxwHNn+vgyXSsv6MS4wYpvlvl51Q/Pj5W5otwvCRM+/6xlfpQ",
-	"XEjIZQa+7DlTRPOCkS5YqioLejAKH9SgMLfJy+9W+SvXUxKRc5XftNJnvwsvYlCSW5VGNM/qlYwItmRW",
-	"FeVKm4xA3D2EX9iLjZ/aPhO6qZimAYG9vSUur3AGUkUI6J73ieb4UK7/xBQf8ybw/UY78Hzq6vdtuYkE",
-	"JAe/P0NYTdCG01X1d8Sm+t4rOtUmEqnwFa02pUsi4bgTs168V+rMtUX5tIzteOdxRbZyOZs1oXbu2MM+",
-	"u6Hay11M3x67iozOHvWg7YqitYHJvSBs0d4V+DTS/OJddtsl+ToUjl81inEDbiT1VfRUbVo6L5NSII2A",
-	"mJP0kL1iBq0vIUbJvV63ewDmy9O/ztkkeYGf0uMXXyXUWvaR3Lw5Ozx+8ZVXRUAuU00W81LSogEl14rq",
-	"NlLLvgav/ztrCeu91+nINQ43pzN0A6eVoIUqm/JjC7kUdp7R+mD5S9CrupRc/XBzizX86rUMoN+ozmd9",
-	"NZ7SOX8KMK5P71b50/7RN0fjZ/nx4df0OTv8enSUH37DjovDF/Sr0df5H4pvWH/8NLDS06OnYyVR9dnO",
-	"lZa8NZJlNV5yhA/Lj5TYwZ7VHtwCwrlj3UMb1/jFvhyTnueWcJ1qz7c+Bf3hU+eKqDgOniHtS+NEZ0nD",
-	"EHeYDBLMDoVYn2hn6A3Mh1W80RxOi1O4gUIdfz6DG4NV7Y109tov0RLxXu+DmeZJ92DjAxQShThUlt99",
-	"GgMEzqCF6aE2+E+io205oW/AuIb+YQSn4DoSmXtpnE52rxN773Sg7TL9yO02xLmOVegpn9jLzdhV4T7E",
-	"AymyvjsZ02s+R8xeqmwb3bDSCWtSN+4tXqAGhkD52HhDrC3wo3SoKIkTQb3xH0cp7SrtBjojY4XoM3A2",
-	"xkG9bYB31hd/x8W0llLXjorVKZN0YdGgqTp5CerrCRmVC6VWpLsQIddAKg+vM5b5Qh9kJF+YD3I8Jl1W",
-	"TAAoaiByqQRTIZDiICOTkiqWERfvndknM4Aq6haSIbQM/jvCqXb+zoNsIIQ0H3xdXdKFKrsiFNqtRJef",
-	"xUHmu3Y5DgC66tIS7Nd2yw+EPTKt2gL2ga52+DpuFX3EutOIkRSWuXG6nawDcwoxL4gBj7PCrP8wYnyi",
-	"0VTSjMHn5Umkh3sVB/D7mr7Z0N6/l4bc+M3WyWI7TSu9HputseQ6NGV1wdq14/yru29NAM/ZLJdJdyTN",
-	"FML+0WCAhh/ndoVkh5Iapj6ZDWSbRAYYQh12+ZN4oC5T4uhzydzHCNWKLTYW9W6V74zJWH23yhurRn/3",
-	"l/PoxuuvRkQvINRsvCjL1f9v5+SqkDI7ntQs3lIxWTTAi5buWYXxSiH5SLtMIIz7XypLAkG46PkSWj4L",
-	"yWCsSxxAyRDjN7lPIN/hqsJX2sjYcglK3mvtkpO6Uq2lJqHc5ZOpyYKiao8RKRiZIZ4Gm58MRJywkTlx",
-	"VbCqMZ/55pD+US8QbElcOsYpZnHF31pmxbyfSu7Ws7rofG7Fow+rtvdIj+kAmRO4XYc+Zt4nb7SPBn14",
-	"pspacsoTF++ISSpnV5cuFU5H+SiYijIQ4BjHBJSmbJNNw0g1CtRn53uYRbblecDUH51B8YgkhzXO3czq",
-	"k1iZFrGRZcGqEI/1vECEyt9dueHXJjr4vKJGepQ+zahV3sdW5rptZqLKmFRjPpzeKQkMFXaGy2biQhtG",
-	"16tqfPX8k6eZvKPqjplzKooycWOGq3kaUpxP0lBMJYIIbGbaz5lowF+eNdUZvj0nBV25uEo7QmJbYcXG",
-	"bXvnkeAORRiEGzwO1Zmwkxsqpo1ua074ydsOQpFLuKiPmcmnaydZuNHDwbEQwYvW3pqQV4Nbw/Aui+AX",
-	"OXXAn6lu2uHuxUyS0HKsaqLu0TTgpdxR0QD37EJ50uFIFzSfwppjMBaZL0b2aIWwSvchRCllcM5SYhTo",
-	"B4qKmk0hLtkgFyodMSej1l29hJy5wnDUGMVHi7Vr7zapXjrniKGQ4hGROUkHvZqNZI1gF++v39+86mSd",
-	"l7fnDTA966cCthHRP3KauHmvU7ximTTHbwbMRkMMvl8fcJecWqKRRim8FsxbX6KqeLrvbzce50bcRtV+",
-	"csKVRtGoalTaKRQ4JffORVXby62V0vQoUrX7mLjnSgrvyvCLULB7Vsq5i0WZK1lszK9aiwnkPt7wibhM",
-	"3tsZ3Fuh6qvhYoHGfZdfP+jALoQabwXpfvvDD9++vfhw/vby4vvbD5evoLgKMwfpbefGFQ/8vGRUNXLN",
-	"fVMUx8sFL4v1OA402JLuwJLDWZJLmdOSjOzreg2opN876vV3LpEfc1wLNF6ENXImVzJCKN3kKQ92Wp+g",
-	"K/JSQekkhCYgmLZIpnEIp/6D9BDvWdo91pRA4XIV60kTGQTpku7vDyJ7TvfwoDVqxoN84FF+6HagWJzj",
-	"K/d6VO65zWff2XcfFnBtf5q5ZjD0Oi6fPDxoEVkdf5A8e5gxpSdbQvngBhHgnUoaaRm8DIpqexWjXUyy",
-	"J10tkMOy3GWxNf00i6PLpIpxI8A2I5chMKUq2QrAH+B30c0eEFd4qSnILa6zJMcua7QtVda2nStRnUQG",
-	"TUQxxGPbntK5zsfNbKjkEuLaPmL2GbW3rfEpwvajG5WVgG+CqSzlCtELMMdtEz6mFVDo1qIi++cq7Z14",
-	"5FNuKnm7PTdpL1zj5pDDGENoSzmTFlkeGVlOIRuKhsRZuDHY5QNXODwGABVvUxdNkQJtciAqHVpuRnY+",
-	"ICmikewPSH14cIhj1lnStQq8ca5u4576Lln/H/OkKxHOdY8gMj4kR9dS4O26dAWbUMPvGRyDkE4Dq0S6",
-	"Hnrt4HQghkgraGTpM7Er2kNiF2Qn+wxkiK8i3cBrYIPERtacChUgYi1GeRnnZWN2eQjhpHGa9qgxQdsT",
-	"Kl3Xb78KlEHp2InL2WR7+QRdpR3MW+tQrh1rG+wydI0MweKq4YSCbX5KhgFAfBhhB3v48VMy9IJgGGK9",
-	"Rk5GDERXSDPlYgKMWPjsLCaKg1MyxEi84RoTqYUQcNwPMTK3GMINGiS+gsx/PRCYziMKZDmEAEDBjG+7",
-	"WAwHwOyz42AyDkphGD7NwmQGQipXxKGoc2dF4zwC2/Qzh3QZF1XoBl3FFEKcF/aZZs8VFB5OGK0QXmKP",
-	"2sx+7+xdjDoZ3bFf1eV5laq4XzZhY3nrHxe0xAtqeKlFuIWnWkSLuJdqoMltAk6d7f71B4Up/31jka2O",
-	"+OphfkrF0KvWlENeMF2F97iIC8Dayym4y8FP6bYh6m8N/sqNMI0MgfDqWdSPDUbZFS1YUkBtrV57oolY",
-	"zEZMZaS/MY/P5dWMw35rHs44ejSsTJqRbwEbQQpOy+1IEut+umAWQkdaDXwopEyCjPWSMIZa2VSHTX0g",
-	"2xbuh6WIh70XxMTat60Dp7YputzHgCCj9h5+rYyGtpYiYPa0HDQguaZxexCdVdd4yTRncF5Rre9YqqDg",
-	"/haOJmQve9YyYTgtCS9Id0Q1++r5QpVpi5GVXO/3BJNohzIdB2ttC8wPVDnT2hIkFQOST2lZMjFhl+2c",
-	"jRUN9gMIs/S7WoxKnn/HVucVIa1Aci44p1y7490qPv/j5ofvXS28ERdUrfwdOkn6hnyEeIa18W8h2DlT",
-	"bCbFaie91qx0YHGCS4Qvl+XdjJqLSckOF5plDvDxhS9rkQ4e9bTaE4dtk8RQy41L8cMcK39IlVoI5x7w",
-	"LwWIJrsEA7FjDVK4a1tXoZrdlkVIp2LP8WH7e4+XDDvvIr7hLUO6ZhOuDWJ4NyMZfkFbyomHR+6opghy",
-	"9LorLQOoiTcPOmJW9XG/6kflJtd8SC1KtNXZp5J9W/eyMx8lD9PIMdEiYeFToBNtwyGqRvO894ev04a2",
-	"UCd7K7OXVFy4VzEmtklZVBMI/MHcWB/i2ATNFFcz7jeUM541xWWE2jN7dxZKPbao6NuIihNbtcLrz/oR",
-	"csyzr170t+eR7oLveDRqR+wn6/efJ+d8v0eSNWRXn1otcALYMlgNyd6hw1Nnea/1fpTtE7Vcixq3y48M",
-	"tz2LOfLruV6b9i4WIW2u+oq8XVHuRaom8nG/mVW31xRNfpmoA5sW6q0Be/cxuya4ZHt15HQZ691LtSX9",
-	"qFqZov1NpTlqMMlS2xz1sYTb4j5tI0Q8MEtSOiSQrdqhJ6RBwurjSW/wTwpgEPPK892O9+Asa0AZ8GRq",
-	"WpIGZa2kYg9NraS7i4pik03DcJAKX5bQ+CJlweOEgJJzqVO2im0IkDMpGFgmZvKe6Sw6Gjfqf3onDLwJ",
-	"1rT0JfsB4Ir4yc7U6htDx+MqudrnSlT5N21LvLSJevD09FEPGGO5z6zmVNHZFtDuRoDlaFXnMIq9SaOa",
-	"SdLOwuRnv2/gwhpuNi+yFEZ2RqI8rmbU7MX+E19OVynjG8+nRC0gs/zO1YagrlqVuy21KGBjj0EX01AR",
-	"I/PgClXF6ilAoOHiRysYViUyoQWm2uDmbVu88axPhueBBcTIasLocJ+x2cjnNzrQhCQTuz73Ay2Ovto2",
-	"Ee9sXvPafogLfNa8th+ioQKA9YeJoh5gztL/Q15KvVARbPiHXCrFmmMB/VgaTss93axBCicRJLxL69FN",
-	"malieirLYmcrZ45gt9UXzR5fN8Ja+9vWbzNBrmqLVglxaltCHJpLAOYoCVNN8Qnfo5yobyydsL2uZVXt",
-	"J6cKw7MT1SnkjIUwytcJXJQOiwwtQ02Ya1IlHH/XTncs5FKcEtsUnrdY2dXBbiAmV0HcfdCKrF2dJgHb",
-	"pNIhl7hp3pA0jrl421Lb7XKEhHa40aJ0AYiAU0IdVgAmHGJ0akhLVQsHr9QQbOU4V6dAyJH/dC2jKyng",
-	"anBU/S2lN3UtPzj5ps+GPYc8/hbv1wEPt7+sF/O5VOaW53csRfMf5vZCgU9dnD/YsVlBVlhBf3v7keOs",
-	"xWiigj67Xk6pLdcun+lcFqkckW0Za2r907Dlm7Sl9L6uDqN6iz8nh4sO/fa3Z4wPSmpC8CgEgTgTFNeg",
-	"62REipw5T2D9Svii4Ubs4j7SSKcuGXFJtYtROXVA1lavmUp76isGVefS3tS/Si4e5g5bS1CBTBrpy6X5",
-	"cXE/rLQ/xQ6wCZheQuQDvPJEk/fXb0FnhIydZGO/+PCOZINcOYQHH3AEFPMe5xb1LGp2NRx4RL24+wT6",
-	"1yajNRfPDoy1wRktLsOvqirCe9+J1yaM46i1um1C22aSDCX0MTRQXaHCW99YKL62Trs3TGOluEHne1kF",
-	"/8RoSiXX0FMze/nPfEph4wtvubhr4GnQJIgCfxVTCJ0QnJKYMMzLEuLato4hQdTvI7y/1oEtQeo1Ydpc",
-	"QOGLdW5Kkn2Ne2rkWiNOFngr7iSeXprRkGyNZiR0YdwyNdPbvGJ4hBZk0LkkdKIY80Y6+JL4CldXit/T",
-	"fEWuZMnz1aDTI9duevb9ESNW3UrLVMeuV1G+cCIdAZLhM7CnLLQhzAqQKI39if9ck0JWIB5PDlr46Wrw",
-	"PfWuL29+IM+Ovvrq8IjQcj6lh8fIeF13H3cfenyQTYiVbQCMO1OoywhfYBtjBhyCtHU/PYy98rMDwuNu",
-	"O2F93++fSoxoIE6GNnIv1FprCk+HgmzelRVFtOmpXAYjs1ftT4nfiKT7vN8HCSMXhnCT4J2kvbOy32x4",
-	"y3dXsq5//XMjQSr020aaJG20yUFvSJ9GEwp27u8P+3X94hP0HEVu/R3mXZUl+407n5erm/h+0+wMqA7v",
-	"tf77j0klvWaa7S6nmZDcuyVJ+5eT0kGmwiajGs1WLVHMUg4UA8A/8B5lZz1VsmQujc1MGaYwhQYApmkg",
-	"pOITLmhJ9JzlfMxzrHmfI9hO9TaARpLRCho9OCVDNFUOiWFlqQNKST2cXS9GdvQjtIMuzFQqb5+rAeOm",
-	"zD83rkjzWzm58GfWw5Fla2SM1Zbv2TJAxgD4xGuu2Fh+JFKQt1wsPu5RIJ7PtzoV6kuJ5e8+cJEFzY8V",
-	"GZYW/uCDY7Nw8vuq0QDh7IAxPtg2bAsDYZbyw5jmRqoPTNBRaV+Mfiu4dj+6YJ8PtCjifyo2w3qRdnmr",
-	"vsISZZBTbtecFdlAgCHFFbTL0KzyAbBnC9IVbEnslDWZ0RWh8zmj6hTrKw8jEmzWp96cWEMg7Hic3h2v",
-	"pQK+DINxmDuwD3wmdGzjXk4lccOOb6ddwVzJNq4qfSfphTibpPGKUy4CwOh1foJ44Cm5dBNXdm6US18u",
-	"zsqvyTk1YJs9IOw3SlpZnzTXVjRi1juimM3oHXclMhyIUlpB329bl1SbG8bEPsPel2XiJNioPxhT3FpF",
-	"kDQzGa85N+P77K2Cr403NNAwggazRs2Y28ZfEZqqLLRnmDrAdMvSSe79uCWXXN4EoY8CsQ6ff4p2ZYPZ",
-	"G2icYPakIlDfWccp062v3n5M5/BZ6gI+ox+3FeLLGS8ts0vhQvg06XoPARztUH/PO3GsOFw5X0JDFbUQ",
-	"FpKii31ojwYD1wpIsOEiLxcu63avKacjSqqbVlurRbyszna+cwj4WvxlZed+zfYoN/+asaqVtR1SbzKa",
-	"WBbtggRTV9OIV7/i2WxLnI0fzFmVoN6Yub5TpQ2Z7NWZDcg7a7aAbGvmePXt7fX5cX/nx+teORhD1WIW",
-	"ZrBt+m47PUqFHK32DDkQbNmW9/9EywUDvpNlsf9H26I6KtD0ivLrnLgDN4n5Ym6gwYxWccSCHS9OdRv9",
-	"t4Z3J0ryQpLrhszBqtPgTHAiJ32ON1WFcgFlTdFie9SDfnjyfRQYvE/Ebsj7rUJy2wXxbluVKj7qsxs5",
-	"fJfvAcnji1UD9oj++6c5llqsmpM0GxsSf69ApkBOaKsYodrzRBNZFmA7t7fCe3zdah6ItGK1JF2hpX+h",
-	"LPEPvM7JFS1ZsVZxca0QGL7zOapZ+qaTzGZPTzfb1gUAHxBTOmZpyTxm7Kd1ZJTHl7R1YVCbICxhzdoE",
-	"0NXejkIKEamkGnkUQbirjCqQe1vB/C1UZ2jQ2idDtz1g0IMovQtc55Os2UOLBr/eSDbKCERPHx2/GHTI",
-	"H8lR7/gF+W8tI01dUcKGI38jNWA/hnhotZpHlaC5qdePbPbkBo7cCUBcUvH9poPwD/3sATUx7QshZ6uG",
-	"Ybek2vnausOomVCM5peFNOygR84CeHfldEOApOf9/imgHGCZMqyLUPVFsUNn3IEXKVRZhO68nXYYRQu4",
-	"N12VzhZAJoFjAs3qJEkvGJu/nyfwHqAsQ7JQ6ntheFkFVnjTnPMzrAfdtNuqrTOVqpCvaoTN89riBiqa",
-	"CsoCXDcuegLI3RmWNa6TT5DYjsya+STnljnTFW7AmvOpMTrsiY7iCmpDtBxKxeZMDtolAzfQ9cYkVf8K",
-	"6WhzsGoRObC2MQ3pXv1wc0tcbTNt2PxwMW/CWq3omuzOsaj3BkwhMTQkSWO98JwK33lwvnVHbMKFWw6c",
-	"8kGLCLJq/kmWBCyNNt5hj9hRn9NxnxhJvurHKd0uHk/xmdtutWSk3fc86Ck92Loi24yqX9kinI7833MP",
-	"d9vzz7JdgSPruC3Q+JZxoYt5DztEm8LbmvvgRidl8FSA1PH9Km9jeOBeXpD9HScl1Qbc7o0+DXi6T5Pb",
-	"g3bnJWfbIsXdG84xp+slneMw6FbpSbWVrnKUrFj40FwhDB7vo8pUH9TazqKTJglkGnFURZudHPtJSvqb",
-	"Kn68nVm+tmd2Jku4cnOuk51T2kwQcbUGfOz6tmK5ti3wS3+SMJ2NgT4I36kxsu52I3quClj2JQbuhFym",
-	"QzuL5IXC4xZbSRNA+feoqZgM1X4NHqwQJQ7eKy644bTMCOtNemTQOSsoedsbdHqPhYzyqCChbJ3DkIL5",
-	"/rx9UdIJWetpDK2YvAYDtoPFax3sGGLDjn3sGLdUm3zsYD9dGciHFmL8RAhlKJDbGFUqUX65taKihzfb",
-	"gWq2ib2Wrtvfsh5c3FxzBbH9QRweASWXpF+rWku38o6Ja6bnUqSq+dfujS1X37a4e43xtV33vtulfA2B",
-	"Uq8wTmrnDXCn/eFxwX9hPBfiEwxnaw83zCwSN3lp5vb29z5VodqeaO75ydOn5P31W1B/f7zGazAEFqRT",
-	"cdR54w3afw2Xravvv8V6QJDes4A1IQVXLDflCl4RBAqLEyzbkkZMZLliiRvRS6rZs2OCjyFIejVnWJ0B",
-	"rn3zea+NS1SBGzqiU5hfisPQ7/WaMd3CurWpBXDFNqrL0AIDyaAGx8+Pg7LYzxpdDadmcGx0I+Hk3+st",
-	"SRojLjeD+XdkMOyM/G+fItA26j9kpsU7ruWmfj+fKFpsJwNvEVe/FUs0Q5XSxW1CIJAikApv/4bIWwj8",
-	"FSEZYN2m0+DtTAZcVvG9GcHw3sz1IVUVO/qwsnTvHcbDZ0KEcyAACWTaUItlScuSGV+SZTcCWhN0kePt",
-	"RyfjrFX7r1fODKP49uUnshQkbDW0oP/d/auXy1mDd01vQt4k30QT9S49xPLBa/fqr1lnSvVrVgNJiQM4",
-	"Z5jLBYFuF6JIWqIvBaEQ9XtI9aHV/rxdMYvLCUCsOzealeP2F6sqr/tlxV67KcH1ZRh4oxmUNw0bC2LY",
-	"TYchfV2olgPmlN6syMig8yfOlrD97dlqPx10GkyjXP/JRZ6nT+k1rGauA4xzur2H4YhvAgbCvVPes5Lm",
-	"rLNNgFef/P7586+/7ve/6fePjp/tkWVs1Rlnya8lGxMpiFwoggkTYS/WN99TOufOBg0fPX2vnv37Vz/O",
-	"jkZ/7t8fT/+y/CZ/fvf2rPfX+aRNMmlEgFdnX393/GOywJGXzVujEySCTG4W4guRRVU6xlbTS1C818Qm",
-	"5AK46PLu//jpNiNHATX34NSXznFxHyLkXCh3KdC9Wu1YCDx3JWOHZ3C08H+HbX1CXjKqmCKDRb//LIcO",
-	"4U82jALXc6shTgRWZcCK5C6EPadKcaYh7S1dghayT31VvsZYW/uSQ5HTpDvoALOYQeeAaEnGVLU7G0xd",
-	"02+qyrKz/j9ugPjWak+dKiMdeCS6rEUbPavhwPtzMSXM0qRxMr8Szdl6lu+afEvM+ucGBeB1dUas48e7",
-	"HCfEKXNniS/8gbZkEJKQwd2dMGOb0wcZUYwWVfrDSMo7y3oANTIQXakAY+UguIFWJJeLsoDTdgQ5l8VJ",
-	"lRoOmpSeukpmgCEaVbLMCCSSABP/O1MyA8Pa0JF4mJHhBo3tjwkiD/FLS2jnXKZmIGCCVDFnTESusrPB",
-	"qYOzUUhHohVDV5ZitITRaDJlyiVsraPFrCnnqcPs6LiJp13sVdMZohczoljO+D1bT1jbgPrXG3CMjdpE",
-	"a71jxyH9VWMXDXIhGt6LNinwj9hhFWWbNsw7u9aJ6xW2n4z/9sWNGqqXhbKsDTFT6c+mrGxIpokqxzy8",
-	"cGM1KtfVWhkWbCbQLZ5kinIVElhAw0qbNj/ancblXjk/4aMtcIRjxi7gtbRe68ncznHj4+iSlYdrcX/t",
-	"29sW4/cAPL615XRIeYFL6wMNy1hRKb1kTZsiXZErb8CwOitLl+3adeWdQmyEPQTgT1YcZFCZzCcKkjEv",
-	"PVr6WjRlUKuSUWPQU/rRfaSK7wjiwVaiT9LZtRFGfK2I2KaQhjo7cwohvDm8F+piuiAo8A81VpMEMZZQ",
-	"roGugFjhM/I0oyqfwvnmaAgA+LQs037gQLBWzAtWhF3OEk89HHTmOSNFN4izfM3YQ6x4n80e1xQdusUk",
-	"V4UM7xEO0aAKv795RQytZZVuFLTNEpaTPSplhvZeNpltbqO4vCd6cwBYK2sdwxYVRXurhih2KWJE0k+G",
-	"YusijhOqUD5lxaJkWBxxfXinvkYcKqMeN7HX0EUVvJyItFjkU69rjRkLpTWxQGarxdlW/FOK8ynl4qwN",
-	"7+8sf0S64a8IbK6p0jPokbpNwWGuAew786UN/ut//e8U1ZsRlvarbMxdPeOfXl0f9o+On529PH81PMgI",
-	"LTXYEqD2pX2Rwk0XOOBJuMG43L4W5Y/j9tNDB0m1X3XRdi7CSohUthvz8Q3V04ZAWqyWGuMAdz1X717r",
-	"hS4as6raKCAuxcOfCGjdPWss3Ju8dSdLFvtyoY4V15uu5Sq67MX1oOxXGL3tiLe+oaq5R4l31Y7fLt/j",
-	"lJBNHYjOm+C/8XYL0iKngozYKbEXIwhUFpLkdL5ebKQdGt24pOvXptYwdgg1ubVuScVG61fHdr1E9SXX",
-	"oEXxAZ1Ugb6wOmvd7Aun5/tzhKmmmcHibF/bdCTMGkRnKz0p0gd2aUtx89uH90ni1nZpqkNUT0PMfdBc",
-	"P4nCGsIUo1kHWFtalpltnWEufL3pZszUPRekfdBP3E8WQvJgYi0WKh0B1CoGto7kDmYmSyOrWewXArus",
-	"qaVtGbaRDPWIy100kIbtVyPB10gC6HiouU+6y4Dhd9BKs2jUDa3gBTWhbTOVAWGt0B3oemiFWAO6AX09",
-	"Wjh7z86IllUJbys1066dfcVxSz1rpz6Hpk2wybq3H6TRedW7mfhxbGUW0iIg0Bunbheb51NLpqH7ySp4",
-	"LlTy6L+R35Pf2bMNiknBgfo7OCQPGuInNzSSBMf5IqmgXy55WZIRwxo2Rq4xXxTfv7O6iDtxAlFabJUW",
-	"N+DENVHCTXGPi+IpKRm9By+OJb8HO/QjJbR0GMa7QrKi+8taPNDteUYurs+P+0QqAqAUbbJz9lgtI0k+",
-	"Zfnd2lz8z1AyZf8ye35C29fq8aGIGEoF9ugbK3ydRRmccGcLM63+9doL+P/x063jphlIDXha8eHUmDma",
-	"XeUdZ74NbsmGP3n/1kknv3coY9XXdM6/Y/bwA3vmWG4F1X1ze3sFjkU5Juchw4QASpSvchzgoqDspwsp",
-	"8+rE2dUl+nu+lQPhgOq7dM6f0jmfMHEQgGHfe+clImszwRQFmG/L6tz0BmIgzqW4ZwKrdqLSYDcOIu6N",
-	"ZVnKpT6x7x1i7UerYgioHd8j77Aej04W4jnCSn+DzoFzORHqykn3bGMXSkmlYVzDvw18oOagc0IGnV6v",
-	"N+j8OiRde9EcwptDgAiq8lmgU6tJ2YsPmTEqqn1opTH08VOUpQVEyqkALH/A/rf324IaOqKakS4likFW",
-	"bkYoyRXVU3svFjE1oAy/YKzQA0HshsG8AE1e9J+hY2t4zYxaHZ6NDVMn5NkwLIQf9pOw3nYGI8XZuFzF",
-	"7rmebfqqZHZMRq0InVAuMM5iJi1j9J6Q76UBSyWU7iqkAGqUbGzIiE25KE7sDORsZjtn3EyZso1O6Rzq",
-	"txC72IqVKwKXJgPakFUa7euKzRmFsCxuqgROTWeMDC8LNptLS/DV4XdsBUexpmNmG8duyJKugPDnrvfg",
-	"SHcl0Yd/PgwEOLyyN18uhQPEm5RyREsyd796XgcNmd1DWZgpW9nOYCIFK3rkBj3yWDLX+1ntYKeMFkwB",
-	"4BT59uLW5eshvKFn4YgvrGIIi9p1S3JAFpAbivBstCAzWbBSk6kVlTldTKaGLOZIIQ6oW2HcI7aSrvVS",
-	"Tp5oGIttGzoJTGp/7ZHLMfpzoV2w5Ie27XR8vUVPR+ILUxSWNZd0ZSdi255RZfW9Gn1vDC3ZCWA/D0GB",
-	"oojijZtxpBi902TEcrrQzD5T0mH1Qi+lXAIvngkpVjO50D5dWLsG7HROwlQY2LIwuqHADQ6y5OqHm9uM",
-	"XL2/BZJfnd2ev3H1OyFgdpOpXGNdu/WO7HF0/OIFueea2/P47Ob88tKOqsobtLR///7yFUqEiZQFyaeS",
-	"5+zASlRXrL6W6kwouWMrohaisnPhTiYcmOCOzVGYhHqbx8/JVC6UtmLC+TuzWEeVilTOId/ZE1xsO6QT",
-	"zK0G5vV1MHBnB6Wj+kguhdUipSo8S1e5sc7gdnAKwSjBXUFnsAtnzEwlAGiaaUZ+WdgFsDMcyWK1tpst",
-	"BXAEPlwEpJujg33XNlhbnjew3paboFHM8wb/k5VGSO3QNhLa5Y576gM67HihnWWNPD8+PgV0fSt0qpxa",
-	"2zMum2VEYxVKtRDCznbCjCbP+99kRKqM8LGlK0hz2BHYm9vTcyURCdR4LqjIXxV/wH7s5XDMBaYsIdej",
-	"ZI9kxJjyEgHVrTJLui8+fsSD9vnxN3iO2f1reQc2m7IngVugmWM2S29o/ju20oBwZ59Ld9Bb2XTIhS+9",
-	"oXz6/fr283Ua3cHutW8UBPZJOLHgfD+rEqYhUimu7mw7BfMunl6lnHAxBHz1ocd/HWbud6u+ncuCobge",
-	"iG+ltJqJYhh5TcalXAbNw8f9malijLwxZv6DKFcu3EmfkGHQoYZ2Tx29OMSoLII/DgSEUB1k8KJiY8X0",
-	"dEi6lrHJMApo848yoiTgwFamj4VmOBzbhAcTRXxhoxbasOIQf/VBWLAB9B2f47JjWCErCMwegl0PMjIv",
-	"FxpaDFC5fzwaYgAP3hhWA4FqH/RtqWCZQEgX2+9ztUt7o4RXCs5cDn5trlp6DQ5N98spw5McqlHYd8AE",
-	"qhd5zuxRCOl3NGw1r5o87x9lQRWkZantysLnDvl0iHsB2MfyLGf61G4sFAelPTaqpqrLLtQBsDSA09Qx",
-	"9kawHIC5wlIGU9h6jB3ZJ5huIEJeu5CeDid4hNYGc4Cq7c316xN7zCyEVVQCcbrhVMrwSMrIq4u3F7cX",
-	"5L/+5/+DPGOVBsdjpZzIhRkexNADrICVdpwDxMjlzN0hISJzKVxUJukOf4A/hq5ugtu/7jLw/vrtE223",
-	"+0AMb1h++JqZfHp4ww07AWl6iK0MT0nB7lkp53DE4MK4cxSo/EZqM7SnB7yOnA9K10AM/3x47XFWDu02",
-	"PiF/fvfWbkr38/CUgOhccs0cCkhdTvefkUHnXEmtDzU3gZCWY+C1QafnFu0Qgy0jXYEVRKB6CGtyLUsQ",
-	"AB8PQ3L9IfpdhrB3rWZeqdz2xqUhqMGOC3TvjDAxlirHvV4J6IEYrcBZOocqGMTAfuy6mNlikRsoqqif",
-	"APSyxucHJ2SICzHE1mGnIouekqFcijM8e4dwF6gL6dOBGN5ztoQAAivHHMdDFTGdkZIapg48aIVUVqZD",
-	"UPQpGeLpCcSwEtYFRmBL2UAMIcrD9a2HIZy6Z5X/So89sZuyR35S9iCx07I/POtZpQ2OQhfChndw++y5",
-	"3aVrCOr+UH3mtSN/WcmlMJTDuTuoQjcGHReiyg14F6obzdnVZQQGeNLp9456fV+NlM5556TzrNfvPYOC",
-	"k2YKV/andFFw8xRCHu2/J6nsqNdwlqBYx8BBvBD4K4KcWIXZSDL0WviQdAs2posSxbCzdVXq6sFABH2o",
-	"kItRyQ4RJhdY5MT1Veld3mHvfKQFG3FjlxMLZxHNC+aORTBta9LFvc6F/7TAsM4DvGf5UMIq6PC//tf/",
-	"dr5IBGogfwzO24EoOR3xEur+kd+TeUnNWKqZlSfcrPwtRJOCj50rkHT/nSmZ6B7XLmywy6JzYml+Zlfh",
-	"JSyCqwbKDIS0/JuzgYAyWZlAPJ29RYXWfCdNtvRff8464Upovzju9x3ainH+LTqfl05VefpX552vetiK",
-	"uFdNAcwwqVpn8k73LEM+x35TzYXxPX1JQy4/fHK0+5P3grqTjBX40bPdH72WasSLgoEF+0WbkV0Kw5Sg",
-	"JVhG0Bi2mM2oWrmJGsVpGXjWiyV7pxA5LzmKVihsZbdOuLl2QcToA7tydKIhptEStfNz1tkU150T99T2",
-	"77YxbMvmfXxFV6WkBeo9M2Yo5FOyj9SnUFpuZ8WJq35ES0y41Iau7KagVhvrDuecn9wfnfzX//w/wwO3",
-	"6dZ0YSNlj/wEKpU2itGZFbF0bLVZvCZ6MCsXtUzwrVNvUM8IHYh1QwQCpZVy0iNDy9hDcsfYXGPyAE48",
-	"tAfZm8HCfpz1+333ykDYmwKYFObVzeiUDAX7aIYgcrlYMB2FoW3dsxf3LhyxxabFWda27E7rbroloOWe",
-	"e7+hKXivYUhHewyp5DNuag399tIHFuMKgeg3JNAZWl/k2HHCP7sguoG97HeGP225Chs/A20NmZLU0Ait",
-	"VHq8MCrlpFESoXEKtQhar78B9jDQLbWcMTtEVmr2RFeVOILkgnQRq8M5BW8gvIYH93dICA/Jf2JS6+cg",
-	"qywy0E5UFgQL4+RYRMfrFVRNmHHGAfum4TPUOdYsAZk3WmqJdk6vPRe86JHXGM5qbysjLphVYUdsLBV6",
-	"Vl3xDSuJfLqZ5Vl8Y5sYeisnmzIoxTvVK7hlzuzUO3ZTt3n7FojQ+nVXDb/dy6+VnLUfiOw0CSIkVpNI",
-	"SyYaP1ii7R6tN7J3Pr/0eysnu2Wf09f/+YWf3ekom3Rl5EWBU8pJvWrHpxF2vVzfNwq869fn5PnRH/rk",
-	"/OZP9c4zd9nB+08wELu4d6JZyXLjLdGg/tyyj4bkUGKLDoSeW21GTxkzPgRiITCt1yoFi5KCcXSu2Jh/",
-	"9BaF4ZPhDnFyru//r5Mou7eoYR/NU7fOG3IhCJTk7Qe4DmFKqDE0n84crB16XKDDc+zp8BXX4Ya3vad/",
-	"/suUrm3lWppIyA2h2u6rR23jES0mLL461XdGybV5ia98RjkOPbxl9wyjOJs4yb6A+utDKexiNzon//Zz",
-	"TO93qIJhB5XyAkZBqu90RkpZSa6IzLmczRbCtthEarTyIa0drZ6O6S+NAvM2OFIgd2M4pr/0VnRWDiET",
-	"SKqCqR4Zom38jZmVrvahKJhat0yi/H9H1V0hlyJzpidFl+TN7bu3pFByPofCdtIZX8FYbSThQjNlemSo",
-	"IZQXVbQ6/Kw3zlPFBmJe0pxNZVkwRaykcAZ34yzUJR2xskfOaT5lYBwFB5PLhwc7eTRhtGtN5VLjeLmL",
-	"f7BqZ4PodtLjNf3lc/Jo1EsDf74++/FzMKdrmnRBjIE0ANuiW4Gw9rXVPqgxKU5/HxadyuUhN4dLqe6a",
-	"hUNF+zdyeWl+gpc//xJEnTWshDZsrqMN85lWBbqx2uWgM4WiYQToNeg8kvhWadVP/6bLxeTXRkExxLfQ",
-	"WWVfRV9Vb1aES1S0rVzTWQO7rAkOLygGIpYUPfK8/5w8uYJgDmnIWC5E8cS5i1fEecHLxWT7Pr1CTNiU",
-	"4WhOzTSyG5WLSSeO88N8/PYmm58/Py823Txu3R3WXTie72a976V5bQn6GXj1zCoThud4G+rOsWz7ITqs",
-	"MlLynAnNMiIX6hDiPMCMIAWrcRGBMqmPFSxRGZgdMuUmFHr73Ivoe0qs4xu5tCciRu65sX8ucfKGlXNy",
-	"zuw3bsfS3JCCGcohieExZDeMzlrrHPZlVDp6LpZxQxPA4EKrNWEMSqQCaG/5HwjQAeD413FVJHgBb385",
-	"VQVe2rCHHhkCmKEzmEPgBcgmq57Y1kDYDMTUmLkm76/fnpIhz6WA9y3HyrG9AMKNTzNw1aEv18UiFIou",
-	"9Xb5dIvG6s/NdNBNg+SABfhMXGbbDgvRRap7dCcdhR+Gba8YLC6iujx8+y8EBHls3/j+pUeSv1VW0bmD",
-	"B9rMJNpYkzAwMloBP32Oxak6iYzWlzc/QAiQj9mhJVQ0hZ+ipahyMdssRsHun+alzO8aJcKlqIV94F61",
-	"ygHP0Yukgy3YxZ4IRqBJ1NaHtLinImev2P25/XUIQUMzeQ/K/5KqAuP25HhsdynXGPzIa1qIi6R7oq2k",
-	"kWoF0YwQK60JNYDb44KHNTM6rqcCn7u4ao2eb9ROXJNMk+7520sfrWxfsVtCisJ9fEAKCTqOnlKAzeqR",
-	"S+HjOXzpGyUXhpFCYjAiYR8BXul5/znk7G5wt6fF55QtoY8GwQJL9EXoJLcIL+vnaQ88YB+MXluSMUXP",
-	"jLHXbnw0pRpYCEKvuzF/SlGuYskUPdu5IbLOXOrEFjgrCh34eOijp6rhPNGee8c1J1KI/4RIOmoyeO6y",
-	"YrMoXheMOgvFeuTWbiOMbp5YbhrR/O6EUIeTJdiEGn4PR99CzKnSeIsuXBHjoKxJ28Czr170SUFX9vrj",
-	"iio9lnfX9vLe5tEomBeSVX4Oqd4vZbH65Lx/hsPFLVC/PPz69956BDzYqD3Je/Zwd8Sem/d5/5vdH5xL",
-	"MS45Jk09Pz5uYyl1zG758UIYu80/g3HOnhqmQVy40+TTiQN/PnrA10ar6Ct2/w7xBj+/quL6unE0aaGx",
-	"AG4B5eVIfvwixP0FRDVrslTcGHtOoziNV80Nd91F9TkW9unfePHrNk20WtzdZgoHhtHCSHH8Wxsp/DSa",
-	"GAQDLr8IBvlBBERdZ71K8Man5QY8ip+C88QlgtZrgDYEk00gChtTWbQbKritMALXnrvd4YQZ16bDWtHD",
-	"gxMyBOf6MKuQGryPdiCikAd7Ca+wHoYOKxNCPIeQAAWZcggMlr7LbsxH731sVy783a5EAE1wyBRtX38L",
-	"cQaflf+r6SP8RmIfWL6LgwRgCf/ZwwQitgjsZLVU9Dl2cXzOzYCuxYzIsoh89y6nD4I5PVqJ24a4rRp3",
-	"oGL3nC1hPXRtHxZUT0eSYqGQRjvVJpiZw0JgonBBbmpF3t+eWyWYSOHyXrScMZ+96vJRu3brDUSEMHXg",
-	"Y5gwM02OnYZe1LT20crpbwJv6SuyZIp5PC1v+gqZCJhItkHlOkEbdvGrQJLPeUiEThqOibAwvQfz+Cfx",
-	"iOe0LME0GgYE+ZgGGdXXePCEb8+RVbZFnR9Rbh/OHAAtoDskr4qobOFb5K9yhPcqsFnC3c+yJAT0AW+O",
-	"2dIZG/SpM2xCJXA8SqpJLthAxHxHTUiZAsDlKj/FVRInXQGgfa4gAnD7kkJLcBvNnfEIoMQhB3MtlxKq",
-	"82KOElZy5AauKQ5Z+sQlNeNN1X9LxQoTMRMsjAN7h5voMWdR8gr5mfZDoix8YmMABgtWt4TXe4+Q//8A",
-	"d7OwEa+sVHXYL4FXYzYF+5/PjUUjphXNBTUsI0IuH70vWcknHNJSVltPCsQTwT0XZUmDUZDM6B3TJxiS",
-	"Dyix6+Uc0MUegCYHghcMqIjtYkLUiNn9hAMqGcCKc4x0Aud8hjgHgjBLyBNy3O+7FOeh/+aEjGmpXWoz",
-	"JUOMnx0STSGJN4DqzLjWAHDxxIE0wLhXZCUXigDw/UCg7ujmanfkk4z41xfzUtICXw8z8aAfmiQ//Ytc",
-	"qGje1dtUMTd1PMxZ0SN/kQssNABNhETnFbwc4Dq3NgvHqMe77JH6yBFSHqTW5mCbUhVwD19EDPNwJfjz",
-	"66nxOJMSBzJxo1xY6hkb9Q4+tvyWkeV0Zf/o/SNppPHk6tmOME3ctIG9ZogS+Dg5MmHmtkLffIMqYKNE",
-	"sfcEJZeQPYO5gPZknEWYekEahoB9NfsQkErdy/rghERYDlTEZ7xVq2OQsPhfCIsLeDFyaVVTbhCyYSEK",
-	"R7f4ZUiRRZeQQ+euUw9xsgC/JCr0A3lOqP4Os6rleIxPIEc3tAwJoh5QPoNEcCx3QUZSLKD+QqCT1xi4",
-	"QHcx1ILAKwcCCRNuIurUdGZXDYEG93EIGPZvh3oJmOokcb16ZOgUw6GDBvDpnG5Qjep5bIU6HYghGOqG",
-	"mOkb3Re97iUF0+Ej/yPq9uSKgqKkGMkXxpkONDMn9s6vo+yH8wq90d+vdGQpcG4G+ybeHsDsf+qC9wLA",
-	"I15pKoRHcuZQy72yCd6xgmMdD3sQVp6CtBhNbJNWiV/Y7adI/NrMSXBptggrOqMfEX8PwoACGt/Rb5wK",
-	"+s4x1dagIHdNCQIBvZNbuOo3NUZ82otaXVDqLMyezgHxyk8z3muPluuVrDqcbgj1BhXBvt3I2l+QimDH",
-	"uS1EOlLEv5TLejSk7HMt9NO/VX9fbrfsX8YKxJ6X0KqPV50vJgcqrkayiykeoxL+Ru6BmkMg0le6Tt9x",
-	"GEVwSJ8SKlY+U5I87z8/eDRPzUsq9I70TawSZ3WYkKSdU0NLOQFDi4d79ciozmIasi7zhVJ2RlUy+EDY",
-	"yRmmZtpee6hAZaGghp64KzQ8hF/dZ8wZG+taHaaG217ca7ZpMFPMaIEa4jb4RC7I+xtSyLKkSgNsytB2",
-	"fE1NlaepqGFrIQ/2HbzrWu14xagi3X6v33/edzEJGJFA5vY/v+v37O9iIH531O8DRIYznR30yJDO1bDC",
-	"oITYNCrEgpZcswL7tuojAoVnJAyP/Od/kGdfvSBPB5alZq9sT//5H+So3weMJijtgMCF7N65H5fSTx/N",
-	"dAXX85KuemTogjWGGM7t4j7UTFvNSsnFZBrmb3nAnnNuqRHu9YR4HRrgcB0g73/+B6louTGigS+57OaF",
-	"kBy1Bn5PgmYOyvvQ081OdhhFFlT8MBAYAoXBVshDmq7wPuDHj8tSW/rT6uoOFgwyV3LGNXPAzuiuUhyR",
-	"QalYkVyt5kYSgPRPKZEl1wYY+3Masm0H2w7HaN/qzxVdCY0TCXgoBebSIJiKzuKwPi8DYEnaC62E9/IX",
-	"D9WdFFg/BQZ2nFrrmMTs7NhsGEuqKcvvNCaqe5uZgzKLZM4ELHtRH6Csu3zwDXfNQeYhxmpXOm3Y3Kf9",
-	"eGCOwKUBRRHSPEfsIRuMGIkXo1YbDPyt6PzRZ/iWvybjIBjaWyrzoLB3zVsMMg5FEDUL1RghfBPDrZxa",
-	"TBU30xkzPI+u81sNWejIlIa1BMspqfgeS2O2Ck/4wx5AHFVZpRYNp5LPfyu3r6VWgzyArfOFu3r/rrb+",
-	"nzbNRiDvPcY8wAPDEYKbYk5XWbDOglHCah2P1slA+hy6bxudcG/AuuOlWJX7XpnlNjzHYweWUU3PBSBb",
-	"Li9gZtlAVAa2lAz1wIr1g9cpYqEqHkCyeZ0MzuDeQLhkfRQhBCLt/wo57wZsPKcbJZsCNKSQS48vhokp",
-	"hs175Hm/PxDe4O/y59eMfiUVvScBvx8X7zRgsOFvDR4RBBmpPCKk7hBBxDsXUQS+84S/5uCUPD8+9nTH",
-	"pRoIuTCaF2zzCIFkj1EI/9tYv+6TS6EX4zHPAYjE/XxCfocI4IJHi/7Eape29T/hIgQt06vhNWKDY28q",
-	"lwKnBZLiiT5wCJWY8mrHiccoGjYLdJpm5Hn/G+zqg3sw3FT+qyK9AxFVvgV55c4f78LlmkxZWST9q3Zn",
-	"POZG+9tE5t7Uhxmk6G8boLv7ouyCpjYvzF/s6fBbuo6fH7fo7FbKd1Ssrn0Qxqc4hs70XaVJp46fT3HC",
-	"GDBRtsYyOSHUQ4YruQQ/yKDzw5wBaqUTRIMO+Gq6aeGF5+RADO1JNTzIvMcC7tDOcEm4YbP1yCtwFA86",
-	"56XUG531CDaHuLpDI4dwicNwKMN0RkbSTAkXebkoWBGQ5/xnrmC4YZWrXPsAK4dlbYdUlYCBLtB5pImR",
-	"hb0/RzgtiOZLdmO1DEQXegOnNyC1/HGYkeHv7X8O7X/++zAjho4A/JIqxenEB2od7IXzcuNnt7ewdPbh",
-	"tugq7vXPjq8SlmsTZcXpMfa4tafpnCkui38k6JXHiw7AR6k4Opjrag4KxKNA8jxaltRN0U+dugR666Ih",
-	"UsVqEX6zedWuCkS0CgCydqTTzjEuEfWPbuoKnA1E3d7l7r6uPkFSr/RxlFZWhFHAddxhxFol85uBeAI1",
-	"YyLF0upLtLSbfOV8ucUTrILh0ursj1bNQgVQCivtXM0B5y5P7VdHvN/QZv9bBpq9Q2U5CVwW6tv+lsrE",
-	"P2NSUSUK3D2LBidk7F1IhDx/gpDmNVnAqCpXh4oVrgj+1vC1ueIi53NaAsI7JgX6fbyhTZxG1vhIakg1",
-	"Ztxg3bP6zprjmC/siK6rAT1ue33OzbI+0ib3Os7rN3R0/WPtAjDpeCe88CbxaCfY8ydYc5DpQIEF19sD",
-	"/WtVim2dCe1OYDNY2X8qwd6CV0P4cBWHBVX/qx37LwZOMvCFi8tNMW5GJvzecvZijiXFURI+mn+bJToX",
-	"2qhF7oV5UsMLroYupopB3NIBet0qIY9ABii5RaOYH4ihYjiEYbieEcGWazbaql3v1IgdrVmAe4ICTnVt",
-	"ElS8qlBR1O6Uahck6CxkIVY3Hfr/znV3GRHp77LNP71FKzG1L9aqFavpvmJDxLe/sYnrn1o4nU+l1Awd",
-	"l5hnpuN9F0mi02BslIqcrQsz/ckFFW7VrbdQB93NseQXh1pxooguh7JmI0c5QTF2wl3UNvVM7PfvfYH7",
-	"9ALgem1ef6fdv+UK6avYfvEm7H9qiYCrkLx0nrqqQGURDNp264H7rvjkN1Ko1Gme5lQUJWuOcLvBKp9g",
-	"aaIkp/mUeSOuVVInEFcBOY6uChpzMOOurJgVAxxA4LoYaH/0wgG9QuKs1356ZKihGDMGYJT8ng0rACeI",
-	"XYcKc1qPFyUZM4NZUIq56A1taOm/qAYC1UxHjAkomgjpUmgtgzmDmdhMrYCWYzKk+ofx0JVFGkaVcIf1",
-	"BEpQeqBwKbRrR4KZlr7Zg14ojAuGurJ0JbIoZCC7OmBAlKqGeq350FaPXLy/fn/zyrsmLxZKzhkVAAqo",
-	"aEleUnEH+a+8XFVpGBAWh/6DOdSDV3e2adt7dxjeAqPgCZFzJsgfyZRPpuSPpJRL8kcCRb8OTsnL2/P3",
-	"N69uMTTQhXSxj+jEDN26aWfVSmE5DV6W0HiPXCmeO3LX4wt1j1whm2CVuBQecBI66x0w77nj3XZFZ1az",
-	"kSy3Rqj4IuBI9E7WcfNP1v3ezAcqV3WKwISxSq6dRGpQ3EqKe1qmMxk6R0UnC6M6StYf/6z2yBqVG0Fl",
-	"7EtPNC5fUU1e+GxP2I2C6QcmLmwJsHsF5J4je8kxMB6OJ4tt4/mUuSC2qVxW0RouojESovhtq2i7GTN0",
-	"W1j5O/v8sx70hqaW5AazeXxpmM8Q1XjlihhaFs7IaMHLIsRMgH4o7rmSonKvhByjmNJ2+G3oPKcrUICf",
-	"uqiTLUfVrY8hnMDl1eeBhQ9J9/ztxdn1ny5ubj+8urj64eby9sPZq1fXFzc3FzcHgA7tP8cYRMSKHogz",
-	"gYGsGIXBjBWoVXyMCCnCrqr7KOSgpW/CCBYFL5yFSX1W0J+4r60BsX44nyMa9qcpU4AmDxVZHZQ+QLK6",
-	"apuOshGX+MXfj1NcHOkV/huuONTk002GOYeiiVGMWNeetTQ3C1rCeYolESGhbkZXrqxhJVmclgbexOLA",
-	"3Yd8KKxMh5hVNyjET8VbE/rPqjzHTefZQIR4U6qr3MYqSowVLoIA0iEQmB/itOdS0xILRmLpd1ej1896",
-	"IHBeTm8LQbbBIViwvKQKMY5mEnQminqZkSVTGHnlq1wekf92AGXI9UBUoVpmas8AWRbVi7876mf9fr/X",
-	"7x9kcWgTVrJkBVkxVycz1EQnx/1jV7QgmpkPKUC/ImjGjmoO6XMopIHqpmgCtJfaLL7Vuh2Oi1mN2Ve3",
-	"tEcbc9rj2uD9BFy+5PFxj2AMHyBiDITLYkXjGlexdxMxGhFTm4fL9MzSOMqZ7T4/Pk7msjsGcFv7S43z",
-	"Oq+N8su7Ep/7bQTy7rh//OlSDxx3nitmhUOq8++hzG+FMxvXfusWMtdPvSTtzYqMDDo3zK6gLwVZLAxn",
-	"etA5OIl2j2c52D2n8S6BnR/wdKEvLA/sEJ590XrcP858o6EcNMoXDfIDYmmufri5JU990xrA83xcw9Ay",
-	"9tCZlyDm5l/Whr+j/REZPMqhh4sWFgtGEACloOzvDvPCzpN408BQncewB5oDta9ZLhVsBW8C9YNtAlJw",
-	"R4Cp0tDJ5SuiF6BSDMTw1cXV4dffPfvx8Js/vzseZjVIPq+s+YytDc0uYHa5I0GH+zwEEIfzCfcNbiUn",
-	"jmsk7ZHqVBkxe7GGgGiXGeaGMxCRUvru8nuvmGb2iOn1+5GN5JQM3cehnoefi9Uoq0MIcukqnebJ7Wa3",
-	"9l3soPfkAAYaTnur6IDdxFeNpZFSPRBiAQLKCiBfOtpjJXRfxBad04BNUA2sO+j8RS6w+RehgYFoAnbo",
-	"kf/6n/9n0Dmo0TocqqxHXnncjArqAiMdIx9HAF4zcoKYIvZeDgHlDIvfAqpI91kf/nHU9/apAwcjplxh",
-	"y4Hw9O4+62+8fELmVBuH8Gyn+42TltfMqNXhGVT97RFvTzH0joEP7sj+dILpPuIwn1JeBcI7sw9opfBT",
-	"j7yWiry8PYehXdy+8dkGQFIh8S5MrKadkaEU57a5M88J9vY7W+RTS3As7n2wYd0PGZ0KdiUrahlV/y+p",
-	"t9kjZ/EuHIgp1VNgoRFg0hQOoSxXUuuaVnUS6b3xPoYGppECPGJMDIRtq/ekR/yh2YTS1H3ef5ZWmEAI",
-	"fen6UjzIv5O65Em0IyTebd5/xcN/AfHwN2BWpoas5AJr9jtbrZHxyY9bZJ9Dfd2VGI5057w4dG1vxca1",
-	"R23pjz/QOZ9oNK2QbhzJfuCAcDBxfLRyaPonHvrGRzdYQRpB2gRdYaNOMOnGIDqYZxoOLa8ny1D73J5u",
-	"eG3GcwZa8gmxYexET/nYeJXbJ+bE5yqmCZklZEOrgdB3HItlnYW3Qo9kxqjrlM7njCodoZf2AsIv12C5",
-	"nFGxgtMWsoRoWWZYwD0kEwG8z1b8X489/H8j+K+b+7+Qf2sm9HUt7pPB/j7myoDXx90WPGfaCVAUVbHx",
-	"SK+xqkbf3iX82z4lcsKdqcd9N65uu1hZtbLJbcbI4zbnJkqfBJV0PXLCaVEehgsqL2eNQRQwdmw6Qgfw",
-	"cqPrZnAQx1oMhFOZUzsfZ/OFqz3X8SD/FTjxL1PG1sAJtxlOk0bjz2jGsA+cRLqBUIWnf4suLttQpja+",
-	"3HsjRoB7XxLU1I67Qv2O8A8DMhWk7b4IU/vr096EutWnOZYLdchWTDsNdD/jsE+00i4sg47HA+HMzNg/",
-	"5HnFPhQo0uzsuesHvj2sXvQBvwCUb6dFC6azgfAGhODuAYvzWKq8US0NFPicOECuk22uz1jZ+8fQ3ALp",
-	"aqpb0p9QmTTX1q0Lb8U8DD/sIx4rL4D/cz3LsREi37NmZXCFrzDDacZNsNj1AJEiYGwh16pTUIIit2jl",
-	"/cALIOYWhigy351LM1SLkgF27UIDOonwqdmxG9Y1aHeMu6hl0UjRKxn577yFGoDza1i9YWoCLFhD8/EN",
-	"1dNhhlohZgTUW7YX+S05kH7597/J+WX6ksJnz+qTipTAX/++CZcuMk0pu8hyYf6lBH4hOZvesenXB6sQ",
-	"eNMOiJUuKoCu1GeIWvDyo73Yc1vuHPGqtwq+KK6+IcUNbrb/VJv3ujanf13g/rV3t0e+O0ap3eCCRvJZ",
-	"9yyEiz2FXMFt1ULez+15ftx38eVotNExFH0IwMrWELXASm1/VkywJRqYLalKhtGAFxDpBhXIpShXDvgQ",
-	"Ck97u2MUP+bKcJPuoBP5aAcdVGoW4k7IpTioikwhfBfW46H/H3vv29s2kuULf5WC0YAlPLTspJ1+ZmwM",
-	"Fm7H6c52OvHazvTuM5wnLJMliWOqSsMqWtHmNnBfXdzXi/sJ95Nc1DmnikWJlO3YjpW0gAGmY5HFYrHO",
-	"qfP394PHsBBaa8BOJlMzXy5o9xxYc9FFPYWF2kdu6R7TXG8+aRV4Z27dnMcoVjzDD18Ke8LQTOynVnI+",
-	"ybX9vh3I1dZyraQd8VY1i7ghteGm2wdMPGRogltFQ8aaaMG5YYVwVfd1XaCPkiSeaR3RfLDYD9LZ/hfa",
-	"eXnped8HDDZqrj1wZgZZDQUnbCE4JgHzkfWTX0T73z9n//2//ou92Nvbi2KJAUyuWbz1Itrb2/t/4q2+",
-	"i8rKqiiCeoigYJdqFGLZS+qaiNP3P755fQylEa/f2r+8OztPItZ+xfG7928vzl6fnCf9lbv4HNb70bcw",
-	"PqaL/hdrSx5h774OY8lOt+DjoubnDFCOP3sLa2Gs87mSx//cXfPILF3wjC5YJPp98EcB6wxf2odhIjYb",
-	"K49PCGXXBXdxHQcypoYBmVtGBCkA69lbDqmuPoVxnODbBDumxlZvN5WxZOMU8dzWMnFh54Y1G3cyep89",
-	"wgRaS0zpp02RxkO6oFnmQG4diFaN9e9wvomaEUvOCapf+y6ZZ48hR7uf7P+hC2ryUqxyQe3vnyVX9qa1",
-	"cj3dipxBxnWtfE4DvQUbl/NJXU77ETyssVQLyCjQtKq0QDKMsnIiTfwajyumDvy5W1ClmJ3WAMVfv7AG",
-	"L7N+QaILqFaeeSWdB7mrjRA/oRC/FTM6QgmW0x69XMPRCuXl9MUOG6yzrnwYJPtKiCnKtX5gmf6kBVz3",
-	"+0oklUuVzSmJsFSoZNy+40XlPXFGw1JVn3EhI8SLMWNRxpIu0dtMXWKDDi8Fy0dSlSIjUE+cO3HQQhTL",
-	"sQO6vd1gEfQs5fZnMvvxm+JwwK9IE+UETQr6df/58zaHu5pm3IjA+2vr07evF7TpC4cLdXOffp1geyWQ",
-	"1ALb5raiLZdusw/NlnttdTWdqtJ0NPavl2nzHhbxS2vKVe40xlSzQ89MCC4m1yFJ0GyjNJ8WeAoEH0o+",
-	"SJUETJL2e0Wui4p00cPoRXvHLobLO+OZRywBeGu4bEebUnBAGucGWsM1S+CXA9ZkS8i44bFMPsVbDpc6",
-	"3jqIt+Jqb+/7dFSoS14w/4v9o4i3ongLuxzjrYO/xVu+42grYoPB4O+/I7YLhcud7sP+LR1LwJMPeiWh",
-	"CkhNhJLCdRjDCvdc82Sjh9NhqrtOKFDgvBSxrDFnRgLLkY8hOgftNNhrRBU5+koTx3Vd402vyHr/vnPs",
-	"v4qr9+rbc4EOGVw+GFNNIDlR5FKQXn/+gmkiJZmW6mPuYHtSQpHPCY4IPw8AuWjqvU5KYcr5Aft+b28P",
-	"ecrdB4MjNxm4sotS0I4DSIqykgBtMxQdAIHwJOifPsENdDuU9HAbfRZcur3xDxMVRHyQHV2ntZgRBXS3",
-	"4+411P+fl65B2EULb6itvGvlEOoKeMYORqdXcm0DjSL2OziTBScs+XU+gm3kmuGQbgv3OQou7NsZQqxS",
-	"H3RuDrD2xjVZqCHGQ6fcvqwrtSONEXYY6qjpQjZ5b3Tf1fTcpT4LXgeNEmby9EoA8rsh7ANMzAX1dUKb",
-	"fKJkvjg6gR2zI5p/g+AZycYM+LmeH7ojTxJopTXlvw1neHOK5Wsp6vvZtfkAu7hr9nGkTvVJ9NCyiFtv",
-	"l7ZetyBOhfT7s64IlX6f0j8BQCw7xHmPSlVNF/tGqLn4BXCMJ9waElYstG92KpQcQVOJfRgkqe1iOFIl",
-	"B4SikefCEHxbF9zOOb7fBb3eeu7oxiQ7u5S+zmLVi0C/3W4H1x7aLfZw1FFl+g4RVxdUKzCjse2jomDD",
-	"XBQZes7Ot9rG8giOvwEdxmRq5pFvGxISOhC59YTzjIkJz4vtgDsO/krdlo6eh3jQrBWIrUXUgV5Xp0Kx",
-	"Ru/Z3l4s0zEveWp3HkDpuHt7L/b29lj4Y66ZUQpEZcCOnEjVpGtcsrGqCLFISRFLsi797HCyqrQHwwHK",
-	"blfnejITlzo3IsH6cG34HFfmgOXYqz6G/ULwj0JNC7H4+mBcDPOiADSRkdUiDnbawfxcVhCfsAfVlZia",
-	"7l7uhrisd0d3Y6rrF/o8vxex2TfcYd1RYHEumptaef3So5IWw1MDTFZ3UWmNqormgYwQO3CqdpfUB4AK",
-	"eGjmmg7iwbYvk3dx0Vwfsv29fae2qJTMKchlkbPj3E/i8LavinXnGFdvE5Z6sLCUXdDaqoPjABsiXDUi",
-	"AMw9qG3QKU6lmBbzbnE6qVH6GFzq8v2ue7+MgAeUzvPcH9R46E24p4rHl/UmMgSWAPit7uqzLtuwKiGK",
-	"5B/Ga7s6EGleFGoG7jgBK+xU036Dh6tF/NH1xH/S763yr6RobyOeFvMnFv/HqFtffKtv7Wze6KwHKPhB",
-	"u9Qrrcu5Ax16cDUVxnVWBMOsdggjQDrkjc4iNitzY4S0M/U4Sb6GmCp7PSU9w5fY1rEE3xwdEftGAK+S",
-	"y9zk1GazXKteVwxHrupcLkAyDWJ55BQPdccBT3Iwf+t9jQA8IShPNxA/xmRSu1Kyjv1FuGKPKKHBc1Z1",
-	"kdZ47uELPkaR72nrkyJ0AbFtoZjX3NyfX6be5Vr/VubGJRocPl8wlcgTHOA2t5sR9umNGF4Y5lxd1k7A",
-	"qAzJMj+aiJkyn0A7xphr9nzPHp8/NLzlWPb29/agMRPw3gBjjFxmOIzrufup10QmGevt7/25fwhpIoLb",
-	"RbTxeSwvBZ3EiJGL/Esdm1ZXl5M83LZry9G9ONEnKnENZoBT6qh19T8u7rxN9es6QJSNrSafq6pk4uNU",
-	"lDnwVPSWj6f+nZTUIqBCqAt3J7kUKyH65/cRwy8TE27OsSvP4fSvNhx2/uDpCJZ/Gwvq3HPzAjhIPUay",
-	"FWsx1BsgClgiCJnAND7JA+0EUgirNgPhoy3YE+u4JYIpfmtJgtVpzVsAkt1py6y2v3c/Bf+6DXF3EH4L",
-	"TIkWLP/BbZmwB13YDyv1VktRXeNNVpbWTfjHN0KOzHjr4If9ByuO2/BlfwN+MHkcAXVZuM9v8IUfXBpv",
-	"z1/Ye2adgRfLqTMC6lSBF4ztcROk6ZLgSIuGPd9CcdiJuve1SeljAUN8rg+xwYb4w+iWX4SYdigWNaS6",
-	"VSuKj6BloJV+9/mQ72Y5vFZ3Pw5dcDFTr3hqVLmurruf4Euc8PpJ3bvhcOOWr4FbflGVEiVspnaGsGfg",
-	"JBTS0DdnPczPYSOK1jNVZlTUkapMhNIHknRrB62WOyFXix3+/vVI3Yl8QqE7E6m6FuX8WGXtnI3vpMMo",
-	"xgvhMxJX5RhTgKmgyr2ZKq80UjjkUhvBM6aG9OU38rs28itXiC81edgvFhDXTacPILdamGq6itbHVCVU",
-	"31nzWYu0FIb1oKgZ6c2R1CVZEO/ERft1Y9q56ZP5jdmhzhfOa39bydYIvJ32A2uTxwr1uFmew1J3IpvA",
-	"0hrFeJaF/gytCvoqgw2iQ1ds2vDSuL4oVk2h7mJx+e4pL5c8G4nOlO6xmkwr42i2awwwamWVmWcE1NgB",
-	"MVGZKPQBK/KhMPnEXQ9VIVa4OLBZNLoUShGOWYihYaoyCMv0z4oXGIf3zxkwIM9I6k4Bx0xh1DSWhbgW",
-	"xSFLpqJMhTQegX8iuO80MzPFUutBlzmP8ECBdUF8DEi85ZINq6LoaEL4df4jLNu6huZxdjcF5eHTP2FE",
-	"vjEZ6k2Dz4f0VqUaAXMS6Q370e8VeMf9jj1Dp2QwrmBwICdBH3TXY0ds2w2kWaagNHhiR9uOYul/wqrk",
-	"S1Fnjv8UBHy2I7a/94xtvyuy2oyFNuhUlaVIzfaAvZOOYx7B9N6/ZjofSc2Q5jdjIyVgnXYLNcpbz5aF",
-	"117XouTGLNeQlhMbzjYW5hpYmNRI3HD/etCli/111PgqtM6VvK83KLLc0YD8iHzJUKnZGeU9VRrom3Gk",
-	"Ac/+UeEB98GapCJLDprczhF1z16LvrWVEJ0zE1mVQt0A2sqxTFJuxEiV84T1SD1Ad+FIqWyWF0UEimUk",
-	"Lnl6FeEK9Mkn9lx6CUafkwaiJzXn5o4PmADXkBrKzsIasFhHZfgVVdcsc0gjeuJ/ilJBHUxEXSWxhA7H",
-	"PKCd7g/YkSc0rl8l5GOugRSPTk/P3v316M2H43dnZyfHF6/fvf1w8fPZyfnP7968jGLpyY9fEOtxXbN7",
-	"LXQHXzO7BV1zLD3fbB7CvVpzB7OYLjXWqDZaYlNuoVKOpbNo6rqjoX13po2Y7lRTYAxkif3Xh2r6wX2/",
-	"pB8RoAEbCsG8lte0+JlqU/921x37Vb6z+n+vRblWBbL1u6zfIfFSSbEGtM2wgbuZlhc38ibL8MTQfUbV",
-	"Oh/dLQ71gK1k/XfGxMATiM6uRoLhwTExehk3nN0NDuP3pB8CXgAYmhETVnCZuS0bS69gHR5orwX32tdz",
-	"RkzzeT/yMeF2pAmjYgkoTB1gEwRXhN2JVmWbdCw0tuznBquVPQ8z45dAt4Y4SIiFnKNBgqwZ7GIBuYLd",
-	"DriiE5XCauavCZTiMWEigsquACtioqSYu915XzPwY2528slUlFpJjpd2dulISk5c52K2w/UOFPeSPTpg",
-	"vwG3JnJlT3JH/UI/201T5NcE08nR9UuVusqtFKiJsM57esV6ifUDRfZaHjB74lkpIso/+wPsYIk4LYe4",
-	"K2e5djaXHQ0dWnh/kdUwDsi1jz5mLpHTrwchz0Qq8yFYATlK+k5bucmrYV0pFDExGA1iCeSofjlYyaV3",
-	"Xq1tipbPJVCams5Vse/cJgr2s7xufJV1jp02ZnryMe84zt+IodmERrvUwBsBTPCtwnVPIR8KoXeMGo2K",
-	"uzl5QyE+iI9iAj9/0MIkNTZSA3+pwyELdEIs/UBWFVgXz45C5kBAKf/PShkCww5gYMgLJEwj7P2FK+2J",
-	"qGOZDIU4gQck/QEjoCzmfTTXiOuA+JAq1HdCdqQuXrkxvwkHI3ybNXYxNhb7U2HYV6WsDfRAIq3A1cJr",
-	"/1dCHcOdLfYZz6/FK9E01oeqHCnTiF63Gh/YGqjZ9ushJI0oGCE+5lZlIUwVN9TfFLGZQHZ2q5W0ACP5",
-	"ClvzIYiGKByomJpDRczwK2d7AVgGJH1EDvfN+JwQTUKAEujEQ2iS3Vgu/NSALmnTNAsrsKaB7FeNWa6f",
-	"AjlKUzG9V3HhHw9c44SaAX24eacWllubHCGUBor0SBh7+q1qAYHf1zPXCFPr8BXt+319WFDgUO3kEqZ/",
-	"T1OSvp2+6eO2dPQsmJq8NFjh5KizXKd3yrXYyaUWkvIHg60Ia7j/WYlyHuIX8zIdb3VUaz/b2/uccu2H",
-	"22QAK3e73eYnysuSt9JwwZo2mbAoz4/hFiR20slBI0ZAf61rHS6VutIRVRnE0gOHAmlRkcGheCmw8KHn",
-	"qaUq6eN1vvdcQ1IEuJ++Ink4gTAZuFb3gvWzThpu81A2lLIeFmjPbjsGwgYJXnsmsrwUqUlq8JEEM97/",
-	"ghf8xQ6WsJ7yt/zFKDNN+pj+oSLuWP4Ev9XwmIg6zpkWvBAZhUYOIb4Zcudua5Y43Z8wgvpEORRZLJNU",
-	"ZSJhPQjf2ecew7/zYTgGdncvlPH0mVFwjDCamR3CKiIGyfz9vWc1GpurRLc/Wy1lxxMfp+BJ1jTEamhf",
-	"alaqdncNF+cNHlxraUD95Gf4RMZT18F2DucDy+Whd8k9gH5i1JWQycYz+/qNvVe5xJYyksiSdI+XuwAh",
-	"qqkifDEC8Gtm4j6mIapI9+zuKj2A93WBJiMiJj46njSM9WaijkWd/nJ84iAuMBhF/8CLX79ksI23dSwl",
-	"ckVBy1kdDXZ6WNe4U8a6w0AHMXPXopDE0qh2LY1YlhIdScidkIaEcilEfEFOZeSFmKuq1KznljeWCwoY",
-	"3jJCP9Y+s9ZxSf+QLc8CToZar/oPGMtmiSUsXq7hWwO1wNJIwu6mpI6vd2tct3IdXXcLFhvtnlZ77fne",
-	"/p9aDbZW089uis6RXvxw64HgTe800KJZ+D3mxJv790eeXrFcugLh6dTasGPBMzKd36jUJ1tW5Ks+R7c9",
-	"sNpAbbGtXamJF5Cm9ri/TgA2306FEEioNWNLNdM4GdJmoAtAD/TOn7/4oR+h3gBlQDJ/JaaGrKKxKs1O",
-	"kV9bI6dhIg0gcVmVEqpsyTxWkLRlmPCps1AH4DibMRbL5Bra5g4Zl3MIKsdSFFpQvldJluwmA4CBAwGl",
-	"aTvdSyisNUPrgB1504m0iBQzyO1WmiEqqw4DYcBw7GV/WKgZgjYjRzJ5CRyCJBeinOi/QHYNI+mYvYkl",
-	"oG457CkJeudSfXTFQDDXagqg7f0w+RZQS+PEMg9hRR8qlsEylGKUayNKr7bsdJIBSwouRxUfCVh7DNGL",
-	"jOD07Mu7tESnMoLq8ttpIvzKD6KLgkVtjEe3XypVCC6773ev3bh5lSH3xt1wS2V04aTESjGZWtjAIWQ2",
-	"Vbk0X612+lGMqPqnw6q5h16qc8JB1qyj/WZa8HQRoauR5EYBVFJgzKMtyXdARRzgfKO2tUe39hwM9uKI",
-	"LiK2qR6Xc3b67vxi9/T9xe7p0cXxz7svT96cXJwAuHOylEdOolgmhRqpyiSRVXaQpz7HGSRebjG3lsD/",
-	"/eZTAUkfJXNYaZGx/b3v8a3sqR7LpJlDp8IQynNDXQ0q0Gcv2CSXFSX5Yply6aMOMBmr/Jr1g1QJQ02S",
-	"HUWEULJCmXotimEUS8cVA959xEJcTlUyXWnretZYeQ7p7MypHlJ8lBKhIhdvdWJJAbffKDWqPGxcS/uV",
-	"FWoU4P9d5zo37TnUbc1KVbRaWsFG/Ky46T1TkV+iaOAcj6k29/SvuZiBMa39Am+QRh4s62dXt+7555oy",
-	"gBEoHQ+1fdfwWLBjQ416NU87Dbxzw02lsSogU2mFvVNpVZYIr6gkG+YYSIpqOwdwMx2qDwIAEWhgrmQU",
-	"y9xowibREdMqDHBIjIYh5ZP4yFMDBhRHsgtScp3dUr/M07XtlbJzW5HA2Nbsl/84ZinXT90q1cxMbOsF",
-	"ep9gu9mdc7dExdU8bcEiW8xBjLC68krMnX5x1ZfInJFr1ktqyDJqmNBJ/4AlQCphD9G0KrV1l12UPZbW",
-	"RGaXYqhKa3NBd98xXoTFm44HyQFv2XOkszWPnn2/HXez7keSH5jlrS9/Y5fgcbfzL/O0E3rtnRTgjbgu",
-	"yK+h7vvegvO6SYH1eeBtEfiuI+jg41DhcEth6wJ1seLmjOSuvOAv8/SYa/GI9suX0bDuPTq7UbVYawvl",
-	"3lvQyl2rxkbTFj0UQN9F658H0Hs35d3us/kauIHtPbDuEIQidoqzYjUw4gkuvk8rpCBGhImdUhRaxJJ+",
-	"ZLkXMFXidUm9EAkxU0L7FNUmSuQUolJij4bcjmhM7/c5R8Ha1SP+Mk8JOTDIh/2+FhCGmzzX0/QM4Vdo",
-	"JoVrLfKYisN7HLuf6if+vvtJ55lYEfg5h5CAMxzTcj4FZAnwUzA6awxPx9Cm00uOcRfvvMy16xY6CK6A",
-	"0My/77irLuZTsfMOnqQPmFRa5sOhtR+Z5jK7VB/t8vgxzyngsHOqijydJ31wdzjMBQjDsGyjrCQ6ec5s",
-	"UlXJVJmPcjlg5xiO4HMGPUGMy7lT83590H4VPB3HEq8KY7Uui9gSBYnwx1xjUaUnAJYZGcrwuMu5welq",
-	"4E9HZzSYEha3qJkcsCM5d+oX2c329/YjDxjpZ4wTypSA5B9VeQ7Y/rO9IFpuP5hV9ZkohP2ClcxIIZfC",
-	"Lq/dflNYWFeR4EJGM65jSdQvsYzlEUTjIiQUZT+dXBx4XmMf58FXcTXos7E9AdSVyFxj108nF/S5KOUZ",
-	"S5dUGLBzRZ2ydoyQ5/74/OwVwyAuK/IrXE8cIKI0CFZkqJLlEz4SsVRD5umUrftvneIJt7eSJYmgGpRs",
-	"wQlT8HLAfoNmY8mS4LzY+UXM7Ta2908FN54I237y5msvkBBJgIiY8PJKZM0hf86NawWK5WVlmDZ5UVCr",
-	"nvt6By5gilusgGYBJLTo5rbL1EwWime/zNOXtFvuc6y2Mex7XbIaYzSX+aSabB0880mHXBoxgnqNjpHz",
-	"TKwc84aj99ze//ggwyo1or03b6jKCTdbB1uXueSQDrlVt54T6/sY2I9+iD67xUH4k5LiyU/clyQBYJF6",
-	"0zerheF+8Rei/vLowe0m+VFIP+LVdoMx/7DGeMgpLSB8/2sDWxjCw+xiLLBZNTTzSZ9DMJBowwh7OAgE",
-	"QhoVLyTqEX/0oZtg9f2tIIm/FSMdUXs3aMIbm71Ng+BXCCL2dOIv2++E+eIE8BGseZ9IX+3+v39NxkNI",
-	"CVyi4RTWmLnh2AyaGPVymeS2Uy7WQiuFJwMDynsfDoaeqV4CmsmN+cFhC/QH7HissDUfsseY8PAPj+Vi",
-	"r2Kj/Si191p7rZ6sNeuHonQsyQ426JoXlehodHxTVyCsJz9SPcV11EPo/GwgtB5UrYCv0RBDs5QxAqnV",
-	"LL9vf3SR66WulpszRejVQc4BQQd63Skh1sgIxbKZEnLpIEDaq/NB/UOWwFx1AuNbd60o4M31gB03eP5g",
-	"BrFEt9G+D5SQ1WSjw7wwTgugDbW/t9fF9LfeDTwt7BOqEGwsCiBqrcs6YItcCTHVGDfQnROxAzSmIaR1",
-	"x/5mHTj7sEuoukARtP9hjyu7x25ZIXY1TzG9vXUXDw3vWFkCuzCimzWC/tqf3Fp0TPbbTx/arXzahYwf",
-	"pA8r7K9q6aiy4p5LlrjGtuRbTzBeeN0GAmQVwmLjGQquyCLSK8Lh1Ddzio/QYwVl6t0B2QBXVAsqFnY1",
-	"aB4fBjB+ETDb14PgN6duF3YmhpXmhT6IJVhbXXCpbJet6vY+xE6n7dcy+KvVlK7k317xfO85S1CYD1i8",
-	"JcXsQyau81TEWwnbfitmPgAHYFr2F5YJg74P+833ucPKYG2/UdBbEEvUyINt9t//8/80cSWhxiUfjU0E",
-	"hYIQNXPPgWjxzKNb4wFz4CFrAc4Pgoe+KjiXFPGUDArqsfiPKsYRFYov9XlBWaOQrhrwAJCB4AvYGSR0",
-	"+Rv7WonDeLtU2RxLgIaqjCXNmMqGfjZmCoy9VHKZpNcfaJQPBQ7Tg4LtZJdPc9xQYIAraXJZYY0mlkfm",
-	"8rfcjKHdLbL2fzoOOmMa/RnMqBFiClBZHzf0Er0alChidrbLr2Tf2L4StfPBeLxQUlBvilTwwhCcX0A/",
-	"qk0LzSfCLwXMAorccVkRSNeB0wcPwZwmhdm9l+C+DQTUqfwylvaW5Z1qlJnCHj2RDgnph50sHwF0mcOS",
-	"BxrKZYD05R0ZS78lfRWqC7JXWuhWpPCFTdnchHW7YyybOQdYPyfxrquxB2mDBlUD1JQu7dtcw5YWGYk3",
-	"dEm6BfEFqbAyFwDA2d58owzqigEjDWLKOU4NVyeW9t2CCYKcux5IePb39bP9SQ/P/Q9Y9aA/81IIWVtG",
-	"/pH2iOWpcYV+A9BYz//Mti+UYhO7LbgxYjI1enmWdie+dcI72Mb1PBOmnO9Aj2urcQnae029TBDLr7Q3",
-	"8yGBOWEdqOisk3x76Rw5DE8DUpbA2qxKAcIZqDivQH1vR62/ekl9AiZ9n24LZWhbs16CbdC+/Xzjdq9P",
-	"p+k59nlTMRBhjMgaDP4ePRmgQMgz6qo0C6+5p8gutfAsCYNVDGEUEU8YJ6LOHHQYiY+w2C0kwNCKRnrj",
-	"vmvtzKDdT2C8rqiFwP5iip0unpkJ2V94cB7caEZ5UzCWYEa1mHK1ZbXCVuwPWMB6QEfYMC8Klks8YGuz",
-	"eTti20euZycTnuTghxZuA2fRq9JDFYQDLRgG8NMHupAMA/pIC4AH/pgtVG3qDbZZD5L31yKWCyt74FAV",
-	"agOvpg6zN/cjaNTxZ3/E7AFvls73GD71CrIfJaMGCITrH7ZjHXiQztws45LHssVq7C1vgaYBqA2fa5Qf",
-	"suQulRn7l3IA8mANwUmz2hZreV7wBPsS/U6LxQnBnS2XE/u4U27Ga5TSexO+0cbcuZW509ye0aKDQn2V",
-	"XR32IG3eYtnYK2ttryyrCShOMqU9DcIwSf9+R6uqupvdj4qZ1UwQyRKZjurjnIALXfWVi3TkIXBHSyEY",
-	"q6TmQ0gmwipiceBC6Zf1SOEw8aKnKtOhE+3snybdRirCTu3Lxke7MPRAFUDFYl3sDpugLfh4jz0DiF6L",
-	"PRbNtfmNMMJZyKTiQp12XkOBEW8k5I6w1dgHkhw2P8UNOGTIteEyg9rJGZptBNivXSdyTXUWmCAFlwz6",
-	"+lnKp6ay9hEYyTl21014Juj+WAZQo972sxN1SnbKS3tXfm2NF8cSUgOSusvaKFc6Oqrs8fOrXc7PLtB5",
-	"7JQFzm6Dk7uOVepOTmpBCNn+nAzkJQpAZLdrLX31vn1Awgtr8V+J+QqXONcA3QoXPeLWpWe8yZ1JuZCd",
-	"CTrQvjoYTY/rMK0X8j5FB24Y9LN3L8XqxBY2AkDELJH8Oh9ZQ3OQlgKqNnmhByOHz440BD7ykmVAOthz",
-	"vuGVmFMfUm60hz/u11atzuWoEDsV1BfZt5YjAa1erOexG1qdJXgHtwceLtT7uJv1WJRiouS80/an37c1",
-	"U/gRBhvT+kaG1zpb5UjJcLXvYQAtCMwQ4k3dEvPXEAKOay1KVLtg2SI+HEU2nN8b+RA2tyYLMaiWGAji",
-	"2bXVu32kFKmh4468TOWaTZUOzcDGU6C4WIDlLdWCi6HKVoy2oSoKNdOHjPvcLBjpQkjXNGMNT+iH8D04",
-	"kGqXUlUybccv8CGNU/9J1jIfQ9M7cp9ug5e5cfLvpIlCt/5BFZBDMLvp0D4LqkzUzQc4gqclrJfgs6GZ",
-	"imF/jCs/yWUsL7kWP+xXZdH3R3aeucJrf2K7ugUINLsDPYIosmYNDCbgWZQjHTu8Qm/quLzFDWf9GaxH",
-	"uf5ERfc98jfS+cB2As8gmXF36bzBpvYSejcrYSHL3IS89JJFFWRYlh9Y1bGkKn/69wfgvU361kiotLUv",
-	"Alhre3pbBVWPuqoqF1/j0cTt0Q7vcKp3yjU8e+iZtLb9Z5u6/Ueg/Qz8zBCslbBBH0rEP9VH52uMiWL3",
-	"9rKM3x1M0LvRSmL1+mKD30Rdi4cyn9sbfMO3W908HFTM77eVzP/9qfpiJgGkxiby+BBNMXZFH+6wHCuj",
-	"uk/Gfz09+ckeVKdvf2LV1B6CL9ivP7Le/rMXbPu0VACaAGP4SgnOwpsAZGCw3cdiYPgXy3UsS6HtJ7Yj",
-	"csMmShv24tlzNv1I5+qOgILTzBmwdiNPIVjFJsJw4OLtFQRRy4RJB63BqGpaKJ6dwks+6iE5qQqTT3lp",
-	"doeqnOzY+TUFaFramZkcxc8v+80d8KHY/41urBs51CU0Vq+JVwzAStMM0J/t/jpkCUwYKkWwSneGm2Bb",
-	"s/dnb765Y/fZLR5xyud2U14o9YaXI+z/f/biNu9DFboi+1VkOb+wO+Brtfzfg2AijXugRLAj/0q4EiLK",
-	"skxJgO+t6XY/2ZN1JUBdh7JoOZ3h/1adylNu7ApsHWz9/3872vn/+M5/7u38+cPO3z89+yH6Yf/3OB70",
-	"/jEd/Y+pHPW/2/qcMxtEafcfUzG6K65GRPdO5ehBIDlQz385PI4HyOA1dt49N1cphqIsedHdPNrIHqmZ",
-	"ZP4WgJuw7iH+xfUsBkg4/6x4YR3UrCb2yEvMoMXSYZXmuiaLx9OWxisJkz/LrVpOLpWsdOIaUxzVgJ8O",
-	"g9/7MfAlONTxSeT+yz03IKZ3E1BDe5QjisfC4IRtE8ved8/29gZ7e+xyzjIx5FVhDpmeYMkqDaR9WNsw",
-	"SZSbgpeSSVXapQFDBEo77UQjBBDHnldfg9sgJp6NVTBdXCoTrM+hLxbl6dWotFssYpWueFFQZQLRaKVK",
-	"ZgO/ghDfRz7/XNegwW6lESHEI2E5vjVWSZMXAAlgv3naaOBFgnTtuBqwllJjby0UT9ut6qo0par3EKK4",
-	"43/DYSsmUzNHmNkJmufw53jrbXBXvNVRG3Hmt/N6whvX8+uE3yRJ8+/6RV2QJ6XwbcNU9tKNbEJFLq8i",
-	"FCCytwPNo++vC62PvSoizjMN1dx0aRKxUhkgM8mp7jdoPYMrkUchITUJf8YGO0NyF0vXzoZDQXUY8/hg",
-	"s7Eq6kKsIZ/kxZz1SmH1CTZS5kr2BywkpSupRyumOm/3YCzjOqgTP+D6uBJsrNZuRQQKaRbWOkR+YZf2",
-	"jEZv9+sdS8MmCna7CkFiLnMHT7CRmuQ2QlPTwz1yVC7w3S2Cx447iNXgBu4QilxiG4iSeitbqKEiFvH2",
-	"fPcWJqQIE4fxZgIcKLgD64RUEsBwpWoiGj2+dl10LJN/KcXwL4SjwZkec2i1yOXVYX3tLJe60efR1a4d",
-	"rSbnjjqauU/HSgr2tgL4RhjDdVj4wIczfv7U7BXxV2qWKcjdA8QHDAK9AUieSdoLmjTdBxTZ9qBB2JT4",
-	"pyWAhtjouegByJIcQSXBkBda9Bf6MELUIBwVLoChfRrxtMyveTpnCCLKjKKgLePSFwpts14Ci3vA4pD7",
-	"KN5K+oQzuUgHRe3gcC23tmWIGaqoEccKQZNphbIpUEb3gRO/d9Kvy0yvRakhqQoWbbxF8Yd4i9n/132m",
-	"hjg2lqL2kt0iT4XUIqkzp1N6ZYL37CW79JedKSGpMi3Ka2uoEZboRAEAYSybhFVLWDXvX0PuFdDp2lGj",
-	"2BJoVPvhQSJ9AyDLWUOqliWmE/xEDLsgWL5//jmwIV8oxXRG6/JEeaWuQNiZF2BPevto1SJ/vF6NY6eP",
-	"6jL1mln4XudmLoExcInqa1EY6bpviIlpZRKHXneTx3k4N+1NPjTMAVXpz6oFp3bOJXicUmhhnNGx+wn+",
-	"CRb97ytAEc8JMYeiBbXVws7s/Yx+H1ZFxKa+PTWX222Z0eD5t4qk1lO8dZbz+Z/W+lQKVmAd0Qq1MJ9/",
-	"4Gx4tm/uJhSGXLoaJMMZrBi38A1XsPcRlL0H4QpiTkFv6z4NhjA5sUNn5O4nU+uAVqfwwk/OemK6nqIU",
-	"sx0CneKFKA2ZrgN2sjRfCBQDcBA1doGHCFFivL/hGrrF2akXoR2d1L6ICzXdRqGYp9IlT9ALCYvjjuaN",
-	"bN4om/EWAC/MuJbbhk1EvHXACpVeQcBwNlaQSXgI7Aw3gZ1CjVZlHB1txxs1esJ4e27ERN8MwuuneiJN",
-	"CZ+VJIeXJe8spi3U6Kvq9XLvabVYAGjdjKs3ARHvGTXXQmbQLnU7oJVzJNOFI4baRMpW0BWIVjSRVxbg",
-	"lSLILwGwLcCkdcKsrEZZOaRIirjOVaUduIaaajZT5VUuR4MHB0RpBOpjSfAo7RiDAMLmKH6lkgjloIU0",
-	"kWtIxvLcEnmcYT1gfUUZSw9weFmV0tifEHLEvosOAGD6B2HkSyP1jJADwFtxkbcZzw17S/lEHUtKd5Ih",
-	"iqXQ7rsSploI5kd7EVhPMZ1T1/hDFxAiyrWeo8Ee+yZwTM7DN3p6CrHzmpRkU0q8Pif+CTXBglQFEKkd",
-	"OvNeR77M/hrkO0BmugNJ7Zevc2bwhs2PAJqUysDEj8j6m8aZhy6fa+zopQTbvU0RcOVWIwmcu4u+jNmJ",
-	"OfNbWJtHAHvu3FEdYW1xKVJkELdn/FeKPbBU1MGbr/pAX323FNfqSuwALpBeFQS3l72zVwV74avUXCcy",
-	"21QyrFA2MmsGeZj4SLnjHPBdH2rnuaxL3cPT3HJCZp3VMy1BoPzWPTM/7K9Nx8wT7MUvXXpr95N1wMiR",
-	"8TyhD6PGjJjuVNPOOtw3WFmWFjkg5usrsgBLrYA/jgpFgxpU5InikvnNiN4kgq3lhvWMyvjcOs6Ql/zN",
-	"Q1kR0T+XSHuwrVlidemxB6lKIpYAqNUrIex/Y+3CKwGMEzKLZaKFeSXEiQMMIkpXCMqqcsILBlj2WP06",
-	"Ea5Up6OhDQtBDmOJ3jCWhSAAJtYgNdri4KKykhoCY7lkl8LMhJAdNaPnRkzfTx8TWAifcG646aRdp020",
-	"rRuv8lUd9ctYvrVwNIq8mVSzzxKWqCOm9Csvr3T7c3n4XAwUOZmxO8cjCQDdkKfFRXLYRVQTPp2STEEo",
-	"KKlBiSBPAmVBQ2unHbD9vb0Ii7jo2v5hkPXH2mzq0HRDunGSCNnbRWYn70JB8CcrtAN2FIRwQjoOaMFG",
-	"yg+fssEpcMOoYt0B5jKqPhjxXFLVe40G6p4JfFCa9faf/7k/iOU7Jzi6ViOLoocahS0rlL6TWivhMD07",
-	"fcDWXdG9iqG5WuXp4PtF8LGxhC+iYuCp4KhIPFYkFm815kh4Ea4xnnbKAWmSS8FL6Jq/EjJqlA/CsJhm",
-	"mnHNcq0rBIEfxHJp8/ge4gmfM7vGgmeIA5zQL8lBWONmlF1K302vhrFMQpAKVCHJzQBArbA/rTE1p/bW",
-	"kzQPZvdEGWg6EVpU9bHXJU3tsQmdPX1ogb4Ny60Om6sKW39Um9YCWgcz5jIU8Iex31yL//3B8ED9Yqex",
-	"aUPw85B3sWwC3R2GigUYdIxCq8pqEK5rFTRg+8+f16h7buibEHPOH1B1bLBy/hhYOXQEQ4KJBPRzsa06",
-	"5A+Lym6ogAxKz75+futzfJn1q9M691xNG7DfJ4x/0WdgHAu3XZ3moe8uy0sfvbBOgpKpuHcRJ4YCdoZC",
-	"1HGxadWGE8+STGRVaogWH+IJZQQH1Om78wtGA8Lf7XgwXAKeWsKzLAk8LuukPGfbr4TQUAMWy5q7tros",
-	"cj0WiGBsN29WFYDs0Qq74eIYX792eO/fZf0UxAYI/Kl1wzF29XGQCiVJRwQA+neu6nbxwBZt8BIb5An9",
-	"e7VacLCTCB+7GpDf/gjMAuiRA5A5da4QJcSlYNjVfhBLjsQUzuRFf0B8tKNjtI0dsUmuDcB4aDatDBH6",
-	"zBxdhQt/xrKXnL73Gso+oeUVk1YVYy+md/z2OzA2cv7kObAsN7VwE51GUHlFQuHP0YfD9UfRB0u7u3vj",
-	"FTa6FmJoIFrPS8EqiS3H1HlJSPC1QNOvbCxKMfBATRM+B0ASdiliGW/FW6yHSHeoQuxF6DEDQ0deCE/P",
-	"SGuTVmUppHGXQhPk2RuWBFBcSSxxBUUGvLNYMCcKDTw7SEgTIv9EmEJBCHt72czOue86Womx1/ejwj3x",
-	"FoAFQAk+QAthTTu8mhmXqhqNm3PqtmM+y8v5otaJneGasXgtQoFtYnsPqI3wq7eUJFuJQVije4YBqumo",
-	"5FmtdlpDcEmpimXiYfpHwKves75I4OgkLFNC90POaTsS2E+x9IPhzb7ZEgacBDaHvWfQ6GnXohCp1dP2",
-	"p21MRllFHEtSezUIQ14iCpN9rvV6+gP2U8kllN8mcFNCGV6H/INDHTRb6pEQ20VgSjVVmheoIJNScK0k",
-	"+Vcoj+1Kpl7qtdUyforr5wQd0yn30JyAp/Q1jwmytuXRb5sbpIE61ctUWveADCZZxOKtc2E/HlJpDllW",
-	"mVzoeKtRNR7LTKS53f5zYQ6DXQV149qV3OOz/lmJSmjClHJHJ+xTxqfTUl1Ddbo9bv8hUgPVCkh5jpEB",
-	"NzSGGHbplgQK/XfxnuQrYFf+Y3iYzvYEjXVX+xIV35kqFo1LawD9Mk9fqrQC7qpubf+rgzgFMjbNkmGp",
-	"pElQ113y9CqJmODp2AO6PtuL9v/0Ivp/f9hjl3Orv3v7z75n26/ywh5b/+nJdWNZAOrNmEv2bO/XHwfb",
-	"/QiKg+ZTAWCyETt9+1PEfnr9KmK/icvTiP3462nEfj55fQw4sy9fMSczVJtgT8BtHUtSBBFVyFzOazw1",
-	"VdqbCkDGgCchqK0j9QVoQARDHLB31mrEmfzr6U9RLGE+9sXts62xza2XLTKPdIsgebq6BEwW5cjQgb22",
-	"544rXH38Iywm8srYtWSZ+yCDbXtQDhGLBmUS+izFR56aYk49pPbPIqvvgklB/wkUJ+DAQEEBZZ2APjFn",
-	"6lqUA2Y/CN0AmCuYLBMyLedTO6g2quQj4RZxLIqM8LTswBMxUeX8ECaHxNdwOA+hxdPeKrTTbvaw/rP1",
-	"mQqByENucVCzDZU97a9zMQOdBQCEyGshQJzAz0IVlXWD/TY28zph/trPeiuEzWgLNsNtgTyfFAn4l3l6",
-	"br+j6Tgh/Y9Ug2K3PYCqzRjR7W4wgP+oGMDnQma1cNeqq9YDwfF2NU/v6MJAdc/c2qyN1ncXQGnqjvri",
-	"TX95KznKpsH81u1msGLzgETax666MCA+v4NnuQWtmefrNudOlbZGHOUpBkMhPiC/bnLAEj6xf0xcifZQ",
-	"QLiwHAFUG3rAdBCzmrk3lkn9j9dZgkUzYM1Q8Y3LjVzzvLCfztGnOiZ/7yd753nA3lqjI5Z1rRGA7NJk",
-	"CGrOukrEDkzOfIt54BIrX39K8jd6k01CcuMuLpWP273BeqUYVjLrt0kvtV54h7KWWf1A2crlPp7l2HCA",
-	"eI0Y2BEIMt6SHYCfhhXKvGBA95FrJkoO2RXwTNSOHpcCuMP6EdLY+ioMIbM6S4GpzXFunZF52O9QZbkZ",
-	"sONCAWoml3M/q2bkL5ZtoT92p8jfYVgdjq+sY+nTrz7IE/o4YTE9OFXY3z9WRebeCmxpEyxhGUsci4pr",
-	"U3y7A3C9elDsnsAAH2AAh6TJPfBXkSMGQW4iJgajAcIyeOTP5TkcsO+ePQdQd6/XI/Ys2Fa+v7r33Qt7",
-	"XT9iz6l5MZYhbXbvux8AHb4/YKfcuuqQy6JOHHqRcBkH2y1qHnfQvSrTHklt243mUIyeHqsAZrOJmj52",
-	"1HRzpj1ACNRu1RDu8+7hz0D06KiyX/RlyWfu+60upzmHjTPleeaMY/bf//u/7NGaMCV30jHPZUAJSfx3",
-	"c6u/TMmlxpmwMddjezjjmQAAxBGdAldSzahVhh5AxjfXWhiK5VEQr+RGYJzR6mGEmjGmcM0rQ4HF7N5E",
-	"higaKFpVetZpjMYh6E6grGcBGDXJFCHt5A5o35n+4KdT5BG1dGT/5gJ8XgQV3ZsbfQh1Q9gjFDzU9QU1",
-	"GFLc11Yl2Cwm91X8EwTncRDiA3Z06SoUzLgUGlalRwQjsfzu2V60hydLCM8DX3MuzC3OddazSiQ417Ez",
-	"CvuF4Mg3H3/melzjcwMBR8inH+QQ7c7ArsoFEtFYwgZxVsHcqaMOUGj6te4Pu/OJV9+6Vg7O0eKLrZ+n",
-	"c+SMtM0Bukk7fpM8k4vnGPiMgc7u4QoiccDygRy4lZ3HMkZ5/w1208KpjK2v3eGrn8EB8YGq3vvzl/06",
-	"oObPkaVQE5099TstHudAgJ7M7ADmCON2wPWUSGFmqryipn4HYlo/jRJ/1tluwqf60vlYurp51tNCsOSf",
-	"lWq29x42iBOcz16ygDkKJZBkBp5p3VOML9YcnJjEnPBcSmF8/JEsCnoT6pDW1YTlMi2qDKJnvuU6lgur",
-	"EC26ipJPnEdGQ7pawGmpLgsx6WNn3LZdGM8BFmyhXLPvntlzeRvaibFM2a3Rtnb34Ipvv5a6Gg7zFNqY",
-	"6XMesO/+HbSX/9DbjHtjYOnrD5jTnQ6cajFE6wAbSL3H0icoYLGALLg/iGUscaSwk9p64v+oqBHcN0TX",
-	"fYHNHm/sJOw7zQp4fi9i6Tj5F5k72hAdIuccexoUiDjwbMBeqZI932djVVkJHRpRxrIG3IXvNFM7Q55a",
-	"kzDgpll4ZP2xPqRKFZmaSbcPEtiPVlEnYAYT/YUVgIa9CTiLYzWThywfNr4wpAFxl2t3jETWKsUhP1CF",
-	"alLHzV1xKRLLwakUTPHfrDiRfAZyNBZFa754sbt+Xauvjhfm+UTGULBQHfWelNENDolN1eca5FmPNCRg",
-	"3FepD6blwxHwE1Dr3/EoX8zB+oN8JMxOPYD3slvBedDL5oVWbCRMU40gEVBN2pOXLfOXahbLXuJ/oIL6",
-	"pB/ZV0MLtwO/5gt6UV+GJPFmeV2S06+CufWdFA0z1Honaibt0aFKNI+gslhJgT0F+3v7/YfazZRFWAXn",
-	"Xa/7z3TxepJo1vN8k7vTZNUeuUdP/4PgH3qbPphSJwT3vT4y5Ss61dQpH2Gp4ZWYM45mj2PBBdfYWh29",
-	"ZCQMnYjU1aaT/gFLAJAiiViSVqVWZeL1cSyn1qpGk25bW4/joznGi1yUSRleJOCSg3EjGS+KDoVGz/4t",
-	"WInP34g3KzXw4nC2t778jV2KL7XL4Ylt29wqFFh5co/gE6655XL/PHGQ9XXbaej0Z6tvHzFVZF7WInCi",
-	"R0B7yJnJJ+LhfH9wi1fzlJBnGB4ELtIa9qdb6fTu9yH5LRQziEJ3JXDNnUOCUWs7KnA7144+m6mqgLit",
-	"yK+FG3XRVzahY84pBlYU1j2HwLNRGDDQfCIcLhnXLFkMgfgiHJw2DexdePgl8F1viH70VuGaxdJ660rW",
-	"YZXtjrVuddzddUvOeiyb3jq7nbPeH7Ajdvru/IIwD+kj4ELXa4tVyXw6FbwEj5BDw2EPOOGU/YNUjlm1",
-	"UCNrJBBTqasJ6FMYJUxZw9bWgBXnccL9FnHpEDUVUkf+68lmoZf94mNBzJa41JD2Z0OVVoQ7BFtdN7I+",
-	"ksVbx0qaXFYi3hqwtzd7sgtxpHV1ZH9reupP7sfCLLoMH1jTjf/6kKVJgDraSPsNQWhw46dKG5KKGWFg",
-	"BhKVcuk0LpSmuKoQj4f0UMYf5h9WZ4MvQsc01z6lSs0YXCsZZHmtCMM5U8d0MfdqX9VqXE71SBTTbSHU",
-	"s1P69tJ8ZwvvtY5MeZje3tQ0Pm0u6h/Y1lsL9mF4ZC7VGbfYPQ+erGoWgH/aQsTTo8qMtw7+9ncrZMia",
-	"5P/yd3tDee1EtiqLrYOtXT7NQb5oJoua5rXEFiAA4b2EchIgSYKBBnVDwkQYDpK9EFDLR3KnmkbMExhR",
-	"e3gUIFbZFXHFfS5vXI+M9efLQ7+3BtSESz4SEwjJQ0Xl4iIHA2GFzvJArxsJFs16v/zHcZ/tUHdc5FrC",
-	"7JiZSHON8IJ+2Kt52jYoaGdoL6rx4OFvLRc795ztMG5fqeIFwxJTLN4ZitLVX1rniM6cYOQpn2O/2fLY",
-	"oZ+1UyceaaO6Q2Rbk1kbPofOg4hRe+QCCFfw/HD7Lk8BOMGFlYKMGz5okH7jD61rci0KNbWvtQOgGWNR",
-	"TEWpDxm/hGxkb39vH5JX01JlVYo4237orL69ZfBT6FpgE15eCcOmZZ4KzXoZz4s5O3l/9v78JfNzg2In",
-	"3FI/Xhy/P395YW2BrBDWIyVWduI5T3k6DpcFx295vj2/8YiFpde5AUvCHiVsh706+reIGcEnERurGZjx",
-	"qrzSkf0sJk/BN7BWv5KGp4ZlwvC8CLekO5XaH+zus4JdlwfBF6fmLheBqEUH/94m4CrNrbtSKjVkO8zY",
-	"TT9RMofYGJbKmvzaSpfJ0ytRRriHUgQ4xmWlypHCfrLma0wmlUQlvoQ6V2W5YTothSAMVpR3tuM2L+wI",
-	"WDRVioyI9CLKVKorjYGDKUWYgsdCWfbW73///f8GAAD//w==",
+	"7L3vchs5sif6Kri8syEqpkTTst09LcVErCzJbW3b3WpLnp6Jww4TrAJJjIoAGwBFcyY6Yj/u540bcd5g",
+	"X+S8yXmSG8gEUCgSRRYl29Mze750W6wq/EkkEonMX2b+vZPL2VwKJozunPy9M2W0YAr+eVWw2VwaJvLV",
+	"a27sLwXTueJzw6XonHSuFdNMGNIdGrVgw0MiBTFTRrSRihWECr1kihhJKFFszqhhBVHslwXThiy5meLL",
+	"dMYGYhj1dfQdWw1PiJBmysWEKGpb5ZoYPmO9gehkHZ1P2YzaATGxmHVO/q1jB9D5OeuY1Zx1TjraKC4m",
+	"nV9/zTrXUnMc7/rwvy3liJZk7l4gcgwDKqk2hN3biUG3fsR0PmeiYEWvNoCxVDNqOicdLsxXzztZZ8YF",
+	"n9lB9cNouDBswhQM5x0zanU2NkxtDuiG5VIU2lJsSbkhIzaWihGjVpYOdEK5qHce+nqa7OvG0JK1WLbl",
+	"lOHCKUYLMpMFKzWZ0sIugf0tn7LCPQdSsKIiGhewLqcDYV8oqKFkRlfw5YoZoqdyCZ/mtCyZOtCkpMZS",
+	"M59SMdl7OX/NOnOq6IwZx6Jni4Kbs9zIBDlvgRXpeExmbDaCznlBpCLsaEZ5aUnJ7Xu/LJhadbKOoDPb",
+	"GYXWamSmH98wMTHTzsnxi+cpJoNhvFJytjkK+2vFv3aLdLnIy0XBisOmIYxtS0kuK6hhR7ahTuMwvuOi",
+	"sN+kGr6zzxqm9rTfb2zzlqoJM2kSG3hGFro1hfGLh5D4Vm6O4b0wvIwo3GUfd5DXyIcQ99JO6ZraITri",
+	"zu0foVVmn3eyjt0kXLGic2K5eL9JvuZWdq4aOIkrbcj723NS0BXxTPQwHups6T1F5Dd0j6630TfZcST8",
+	"v2Orzd7f0jum4RQxaoVyOhLMmo7ZSThj6icLuWMrQkVR/eC/mjCjUWiNga7utAIpS7ozqu5YQWrH0mtu",
+	"TogTmVxoY4WlHBO1EMLKZ7PkOeuRp1Z8H794MRD3XPNRycjZzfnVlRV4iuZWbmWE9SY9Qsn791cXp0Qx",
+	"FE+sIGOpCDWkZJbax8/JVC6URhkJdMazuSL02qHZvKNewLkUdnpyDcQ902bGhLm6aOBwXr1StGX0r5J8",
+	"fl1S0djN3D58bAeNp/5ZdXYpZhZKsIKMLI8QRlXJmSK5nM2oKHoEDhCm7pmC81hnZCQXVgXIyMIJHTwz",
+	"B8IdmsCXsBusPLSH6D0jc6o1Kwg3W1byz0fnJaPK0vcojP0xesa1knOpadlMZf/CIyn944It2PlC6dQR",
+	"fOYO4F/sSweaDAX7aPDlIRnjyWgJNGFO2TkldATKid0K1ea0bzRJmxz7bhj08/SpBqN+w2cptfa1XJIZ",
+	"FSvCDZtZsQPjk2NC49mQqSwLTboFG9NFaciLfuN5U0I/8QDdR52TF/3MjtZpcXasO3S6W57fsS1b9JGr",
+	"eauo0DS3lGjsw0TvPLK795qpzzaXn7iZFoout2yCx3Xxq/1Wz6XQDJTRl7R4h6eL/SuXwjAB/6Tzeclz",
+	"ain25K8apVLVy+8UG3dOOv/vk+oi9gSf6ieXSkmFXW1qXlzMF4ZwTWa0tPLBnsi/Zp1zKcYlz7/AIM5I",
+	"LkW+UMruWNTorfZHSbHAvliGfydvfWTj0ke04WU5EO5ItfLy16zzSqoRLwomPv+EbvjEngdckNHCwCWG",
+	"lqVcsoJ0lSxZRvRC4y0wI3w2Z0pLQQ0Xk8MeOZcFI0Nt2PzDYv7BM9XwxM53IOScKRgqEYwVVqqMFdNT",
+	"S8Axt6LdPurar9/Po8boePxBw7XwwxguJlXDA9GdK1ksYCMengTpVLCca9sayFcqCM1zuRBIfLkwINC0",
+	"toqRXRtB6MJMmTCWlPaH+dzR/Vsp2JdhZMW0XKicEfaRw/XSamxLqknBSmacYjSREvn7ShimBC2xyc/P",
+	"E3LG0BKxtGy+VFJMgqUDtINTUjBDeakJVQxuxJXiUMoJDPp7aV5Z5eHzj/d7SfQinxI5+ivLDfFaqJHR",
+	"PRyGdE1XpaTFrZRv7IXsSy01SoKRLFZWdBkpSWm7hyHdSvmWipWTovoLDElKPOupMWw2N9qe4ZEJDMw1",
+	"R8Fek+rDvf0ksuxAR++F3VhS8b+xL7LqhmgvvUDqjmhBcsUKu7VpqYG+78VcyZxpTUcluxSGm9XnH9pP",
+	"rCyP8HzKQK6OFKN3VgSOFpoLpjVRi9Je3O21iAu9GI95zu1mG9GSipwdwoQUA52aioS5EE8WSgo+HjM4",
+	"jhyjOVn2XujFfC6VYcVbVnB6C0f5l2D4MbebbzVnltvhRMlzNjdwVv/qlQ20ZeWG33OzujIMbv9WQ2fK",
+	"cFQuqGlrq8isWnPy982f75xlaNtc/CDAivRr1plZZkHhwD7S2by0TZ4JgndBqfCU+ZYp2EXaUAXym9wY",
+	"KgqqCmJvc8lLf6V2/RvqYc445XvM7JQrGyCKMzuk2hAjo2HB4Gb3wR2prAB13F9ZP7ix1X9UTLDl+o8z",
+	"ahZ2YD8nSHs2nyt5T8sbZuy5rzcXyg3jdmrPd1kWddI97ff7/V6/38lqN/R+oivfkCyZsrvgmqnc8WrU",
+	"XouGlkERfuyg1pataYTZJhHSo0gur6NweOsxNH44UTe+nNGPZzOrSCU6a+5vH9p/ZmLHU2gmPPOWg+gq",
+	"Uye+FOdTykVFjNp1O0EDxaiTp9GbL/qpV83H11RPE7ZPuEZUs8qc4WBlFdroQgo/U5yIIpoJc0o8EXvr",
+	"7J0awEIX76hhu6f1azMFq4tnexomTBCgxKFPimrNDGjEdkoZ4WNyJ+RSrE1pB/XXjuXpKiainspFWZCJ",
+	"JNRqNBXZCB3JewavGs9La/3ut5a36ZWbUj3NyLJSFoINqFr2A00EM0up7kj3q+dkyj5Se92Z0ZIUfMKN",
+	"PiX9j3B7+Oq51dEv350f95FX+h+JhBHQ8jAjiuVSFXjV40aTnAopeE5L2+msR85gOISWitFiVb0OFloh",
+	"zZQpPwd7BuKlF7ehPecped7/pkfeeRKOWOn8YNRJt4qWp47A3GSkZGNDrB66OnGXCHv1q3mx3Fg04SY4",
+	"7lae5fdl8c2FeX9zQRQ1MNCSwz23Na8ltwQ66HLP52tKTfVgY5hO90s/k/Iu+cAqvDzdXsFGDU8WmjW4",
+	"D+VSMIWmP/uSv0qfkkFn0HHLPi+psUzjH/Z2SnI/a9ezm041Yz/WMJ2fmwj7Uso73UhW+DcYMXdqffEq",
+	"VctIlaKraC1itXIkZckoKNfgLNfRs2CwxLtU0n69+eo8stm3eN3uA5HzklP/0c4Zvqt/YicqDS3Pm5kG",
+	"nl80c46IKRNI3WL06xS2nJBayXvKS3tZS3Y/ZWVa00dllqUervNi6MA1F32cYrslE+Z7NqGG37PanDdJ",
+	"V5vhWrfzyscBHBKYKKuYt0b9+lJFHFlbhLXxbTCJp3PjhroURq1SG8pIBQ7g5FTh8VXR/OydbFhB2qAA",
+	"vL8hhSxLqnSGsiZgNNxpOZP3rCBCCtZLqZ373Bbz0t61r+atEBS0KBTT2krAf2OKalb8POgQKXLQELhC",
+	"CIjVVPBpcnS5VIqV1HkQUnQBbmh4VhleG4nub7qb03HAntWceTesk9obt8fkyPeWUV73SqhlYKhoOOC0",
+	"UYzOGmanF7MZVauUSkeN1QsKbs9tQS7FpORWq4KZDsAzAHMLusrF5fXR1989e/vNj8d/HnSSU0a0RjPz",
+	"4/P37gzdLm2ibU9NdeX3E4rmXbFAtb3izVTrN6Zm2FOB+hGHN+/7e5bSTywzw/4vCo6643X0HN1FSeW2",
+	"lLQgVl0HKFxE16rfbSw+Y4b6vneeam/9yw87Q61ee7aHuMC+/8SU5jXWjprdyr3Gmd42HtxXTe4cejNf",
+	"VWwT8ZJv2jW0PokaITJc9WgRtnPNtTOP1Tmn0onaK2DIhAnlQLCPDeArOjaooNqjwb4GzupT0ifUwG9M",
+	"APftS9BwGkPXjQR4IycN0xdGuX/uMX84fBPzt2JCbxLg8p6pFbEPEbgpJ+iUzyL0QGmYAr98Sz1lG7ER",
+	"aZCgtsMs1Em+XRJ6AvnJNZL4bSQKEkrJg7SOnC70ttO3WSM48yLtlGhGywef73wD8fWQY97Z+L2Zoe11",
+	"9N3GzSFpXdTvWM74PUv37T0NDQe4t4+/4XTES+6b3lQowIigb1jDLdjfLi9/WThnTSsrYTX2ehfpgW10",
+	"U5temjWNnFHDCtALGs1chs1sywlbwz1TfOzcLUQqcEkvpSo+KKYBG7rLrGUVeWSLnUCQmD7us6waWmp6",
+	"L2kxYW/YPSs35zTj4iq6Xq3hJPmYAQrVX6JAD3t/c2H3Sd3o22AwnnHxziozipYJkYePWAHmCE2WU6k9",
+	"RsqrdFb3Timx0fmM6JftEhlI8L19cZ2E8HVWo8PasLeT9A1PsUppH7U/MKIV2nXXdC03Dup7Rw3vR8K7",
+	"TifrlB6kxz7agQJTasNU0jH0Eu+g15KnFMltxqzCbZDdONnaRseXfMOp2Z0DIufa7azGTeqYxb+3Dh5N",
+	"2hBlWez1/rz9yymxfV5KzZx9qnEeuwzdHgeT28Z0o1/gRdsxWabUbLsApIuC+zNiqwvZtnLmXwYLZ5EE",
+	"Qqu7Qi7FKVF0SV7fvn1DuCaFkvP5xjzQMZVYi5KKycJpbZtKjn/q1Rznjj3QZKIYMxCJIgoyltJqngH+",
+	"yATAH/0eYgKsmMmdMlfsnrNl2paoF0jgjdiEnc7IQOqqEUfGn3euHoL4EttWSVrkFFd25/q9DG/XHefb",
+	"KLCz0Wv3Lt7W+Jw32VrXyFG50aPP0pSA7X+Bx0czJzdaqi4Izc2CliX4SUDryIh3y+Ck11jz2XGCLYQ0",
+	"7oCtyYekZ6mGQN1XBVjHr9Jml+g5wkNe0V82CRKOqVbnVdUSwDsS9w7tlIPkNQ+CExBfNi9pzuw9hyli",
+	"2Edzip4ibhjRdKWJltGhH3bWGg1cZ/5etH3uDYAUGNNrMyu3jTkjiokCoxuUnBEvwQIa0Quy3h5AFmBR",
+	"njSspYAl4fUsHvSWOb+Wyyvzk1Qp3woXRskGmx2b780QN4bNd2ow2KfvYcvA05fxaeMa2evr41ZoG9cC",
+	"bp5rgu8AswKvIhZWKjJbaEMUA45ux8ZZR5eLSfoez03DdXcxt8pSg0HYPvJn3RwPOogAdXDm7l/+8pe/",
+	"HL19e3RxcZhVVniYmjbUME2kYD3yylkcDFMzHSKO5orf03xF5rLk+Yqgc9g+cAYpQolgS+dbtOerJkbW",
+	"rwrH/eOvjp4+PTr+w06VEEjjCZFVe3y6g92BBxO34EAqv8k392feYN1u2LglF3fJkBxqpoiptexieQDj",
+	"iNmcWCXcUsURnxsypUjzpLG6gQlSYsHTCSaRbcx3G8EQS5gwezVaySGUq8GIgdrHLZ+1GHkVZRh9tWWo",
+	"t4wmZPeU0cK2nrZcNAk4vBjtLeLsEN7inWrPY891CMeeEyJzJce8tOp7EBclHWHsFeAlwKBg9x8D62BO",
+	"VbHPeegpkwWh62e9g8huhtu20dYtVJ/9DwKEUj6lymTE0pZqnZEJH5uM2DFqZjLCiyM7v4yUXJuMlDK/",
+	"y4hlkIzMmciInnJWFhnIl4wsaVkys885y2fJa0Jqv2IowdSYuSbv36XPCm92eNSuddaHsHlnqOTGI3RE",
+	"TS+YUsgjD1B0K5cs+hvuWUaoITOpDTFL6XVevSbAXzRYenJq2ESiH8/fm/Iwvk7WmUhZLHlpt7tlhAkb",
+	"0fyuk3UAfpS8WhXcfx21SYsCCFQscpP8qjU+b90EwauxBqdbmFVoN70Oi7SnPZfFGtj425dJHCen5fnG",
+	"u79//nwb41UvvhfcsIJ8x8WkgDjp7TN1TAeDS05HMWrYY65QZsoqTDWC/DavUCkD4q5rFUAH16/TX6WI",
+	"hMC6Nq8+Cr0YIQvHUpGXt+cgri9vX2eET4T0D97fXNy2wTdugxlKcZTbkSaAhnxcp7nVKrg5IUlYIem+",
+	"vD3PyO278+P+oZV1FcqwCxjDU48xnNEVGTEE8smFOcwIFfYU0qxHrkD9W4ceOrofrIMQSbeUS6bg2wzg",
+	"i6JcBVDjIfTveltoViAGY86UbzCAGCE0Qs9pbnVVZWfsQoKqkHSPWeyfWs0qwB5tu2DABmz/nJUlF5PM",
+	"oRvXrE3Hf9hpoPEiAlmy4rjmHeUULQx6bdxXkallzXbQ5Dj4EBS1XUYm976XILtfX7KRPRATrgFG7xmC",
+	"O0mXkrE9mskUAhvx4jVncl6yjBhJcmryKXDB0ZgD1clIGn2YMPG1cXh8cPIrmnploGqmfgsc81aRRu/8",
+	"1EAKeKSZj+pZl3C4h8aMWX3H8urCWAnCzYbo21PyJTy50soESeaQzeKUjFbEGzKt2Am7DDbZLYKIraCS",
+	"wv5vfRVSInLMGnRaO7+a4AG5OLUX7u5wzNjQS81fFtIw58m22xMofbhxLJCzWnStJVqFQXb72bmJWIhB",
+	"Wk6dr9qq6sXCyYIJs0+XuL+JHcwHvAUXwypy14f7jvlkodi6rtNuZaKjpk4gkLJIeamQ8G2IjZrtGULT",
+	"2rkYkoKp3k41TlzO1Ea5oHo6khQdG40un5YerciBlLgozZnwd7ZW7blsLk3mRkx+oV+u3krhctq0aRXe",
+	"fgff7jRbVXjmtc6qySRpimpUQthUC7zu4WEqsauMLAu7yzVz5hiQCGm8ZGvVzFCTtm83y58EFD3ne6Ku",
+	"oi3TbDnfrahtmlKVCwNuQBPayf/4jljNlzBh/6dJF2iJi3GYnLqKkBObBEVU+yYVSXfQsbJ90HH5VYIb",
+	"u6mXCIHRMPawcHdCLiFoYrTKrBy3qpeSSx+uPcXdQoyUJ/As1hivLkhXMzYQhcz1E/dqb1Yc9ghikLzv",
+	"3ZumINFLJRYdyvLHo2/+/PY4PROXWG0vIJ6hZrFzw7rddIMvp5wne4yz0rW3RZU0Bli0GCfgOXd5bJJo",
+	"z3WtMgvyIuby9T1RDTzMLlA24mO/yepLtUV6RYdRoxBrlhgtCHUG7wLYqsogobdks6m9F4UreTOOD6zC",
+	"/BQu9yCiv92nThVL4Ekq4dRi5N+7t4ExFrR8y8XCsG1Dn+EbWwYNDZUr0DkhgSKkLbQ7e9bbjXbcxjp1",
+	"8q4NeTcDpMEurvk9AJJrbJU40EPioCSKf2ZVmwglhKikTQl8/uby7N2fLm9uP7y9+v7DxeX1DzdXt4en",
+	"UQ4XjGXj7i47hrsnaIfPj49bxD6FmVcj3k3F5mjr/Snp24pIOaMfr/DTKOY5rdNU/W0btd/H3gT38va8",
+	"k3Uub193MnsC3ibNcGvbY/Nzqw53sg6oxdtagORWCVLpH8btTxcPJNyXQ6HzJqWzSv+VZtNh7nKDNWJs",
+	"XYgvuOh8VrB01NYWeeLnhmlWuSC0LEEpQJ/BWrtNUiNQKEPS+n63MEZFnM3VmTCX/zU98FKKCUw91jXs",
+	"+K0eRQ2xQ2iF9A5L23JBm+Ztp12Necukb4Ke4vn52mn/WRWR0sk675j9sCHvQqweJFknKHpdPLPuOVtq",
+	"sJmB8lgn9ocGh0ez/67Bd7FGmg+xiwIbSxPm/ryU+d0mFwi5bEBTVNlJDnS4hGPC0/e354e1pd+6seV4",
+	"nLSLWCYbU+/F1oCTy+/AkjB1qS5dvsPS6rgZofZA/laSYuEyW3UHna+Pp/1ZXw86h3XDgPu9eTyNvH/r",
+	"s4Xhe3a3Lqey9LHR+iHRDZbKgRDrI9i2YGfFvb/Trx9D4UE63eQ9S5Bq0MnIoPNNf4b/eDp9Zv95CAHH",
+	"zq/07KsXfVLQlSbdP3z9Vb8/3SRs3UCyG//kx9ow0bduC2xEQrH2h8e0ETDQFNEWUH+bwtzFYySkfFtH",
+	"v6xhAj281ra7BRzhSHFTBds9hiIPmfhj5pea0SVV5eodK9hsng58GEs1ZrwRKoNWHDLh90yQxTztSY5z",
+	"xKaxj1zkfJ46n+HSjrbfEc3vfMqyDcPxbi1zLVNt1WcWzTFJohoOd4NAd2sph1z8vsKIRIxpaDjAlAvG",
+	"2ZWsp21cA77pseubi+XycduzKHOZCqRgRwg1chMkXQ8sDOfkdrrC/Bvp9jJGy34iHDTmUGuKcoKH3zfB",
+	"CnLLLGWZYue36PzQIbeIyMhCoN8VcEbu4utbcOgS0RBQEd7bx34TPnq5ap4COGL2anZMeVmLWYrG2SCF",
+	"ItNyMkZ0C+o46+h66FItDHRd8dNB8SukAI96WKLUntl+LDSFFoG65OOTPH6dYITehHJx6pxwuClyBIIX",
+	"DZCylLwNPFnjwCyNQA/jrFHSkS2sVrUGMU0iS1TFCLu3X9rmELDs7a90m6j29QsdpDa+Zuq1XKgtFy6s",
+	"BwC20XoymxldoXmeCsh23uLaFc1jrf9GylxXePs0MvZTKCTriLLAAdCJ+yw5RJ/HNBXdyuxD4tF+cOlD",
+	"0NWUztnmxcbDZxJpuO0BOqP5lAt2pBgt4AeE6ETAVgz9RGQuzQ1ayk/IsJQTLj6wj3PIPYsuAMeykHfy",
+	"iAt7VZhIwU786T0Q8NVhRoZGmignrvMg1PLOgocBNinXmGT1BDmDh237rZSTkpGSiztCSy1x1AI8nA5c",
+	"YvsKOXqHGRnal+OOsY2B8GNGaydCejFEyUHZkGVZAQODZtcz+5Lu8/6zE28cHQjEWUAGX0g5JXxFgqh0",
+	"im2oSmf1IZeyLORS+LaqRwB6HIg5BfsaukOG8L+hC/qm9ga0UNysHFbZtj0vqaictt3n/W8wkZT9/UAj",
+	"Onkg3AtEc5e3A53Np87msrT7NCSzHVbK1I/2raHtp+Ybhm6wlkI1AXA3YxSprkAAIAAABOS7cn5k19tA",
+	"RORx3a17U2qsmDwBucuL05QymxoCzv6I73Gf2cvuCHAHgiFCo37b8tiJLWovDHqXYL1ae70eL5TQiqvU",
+	"wxlZVqnIjFP0TqEIBvg6p3JJqD7ia57565JRzQgTyDr3tOQFaZyO29lvLKUTI7KMPhRs+aFg9zxnQ1Af",
+	"kdGMvGOhlNKagEA9FJbPNgE5rqkoBlbvKqAv+Kk7UnIJ4a2wyScMEA0Ud+lrY+Y/iHJFcinvOCPD/P6D",
+	"6+YDtOz5JZGryfCyaTLJPWln5VhkbWPaSz1iqEJVpnbK2Rpz7+KTn9ZebwrySh0rrxi7/Oiueo34HQZv",
+	"pEPxHgoLdW1uxX++kmoizc7Q1BRMq6F0zkYXKOnfcHG3JfK1WL+TJfEq831CXe1Rd96q4dSoY9TGxnid",
+	"2bIhqxFUX9qBbmjKstdQkew2df125w+oIVaNTHa5n3XE5U/fL9XOdUkR6Q+nWuZ9gZmHJuCzDeAncqU9",
+	"5cGlmxGPWM4GIlQKqmXSz7zwweRRAcAJ3sVY2ETJfcZjpz4mCwzgY+/M2ImMS1LYIcz2QUXcVu6Dg3WE",
+	"QxbBJWbITan0mw0cVl311jVPp/hERmt8l3SdFyAjwQmQEcjtzDJyiTUWXELVIiPeOXBoVymszIEmDkvj",
+	"WoVE4efSHnqGFQ0nQXOkmM9N1AJXBRnE0/Z/n2PI3918rIJjigizYNdwbQ8G+2QMcvD74+dmieEzmieU",
+	"Bypgnwbt5pQMozovQwQLOr6Ig7ijlzpxgahOXFulk3XOir8uwpNXMKWXUix08k5/VZXNkOLyo7c2NiJ6",
+	"N1kNttBVQi+5VQsWJcorZngngdsIwny4InIpiGbacs8pGdNSsyiwrCChxOOOgKEqvDqMJ7U4tdneuAzk",
+	"iVPY6rJ6HyvPNgo1x9lY5SwtFuz9+IjqI5/m1MpP1OW6oIVpBiqYVbfw6TCNyarMl9uVhIp+OKgsIkJW",
+	"ZWmBqSQJC9x4WfIJhzQ2CQM9g4e1nZ7UbtLVMYEphr4N2CTALafeFGjAgqopFOcEQC3XZMa1TgvsdSXJ",
+	"D655crNkSrom1yXNc7VgxaU2fJY0i50JwtzDypcHBn1GoQqalmRMFRx2fAwqNzYJx165IpBS28e4ku6U",
+	"luMj+2ggfG0RewHvkQuu5yVdRZcC1w/XZE554fx31BBItM/NKnNJlNEwj+XYBoJRBSkFvL+iQZo3QTdv",
+	"Mf4WDf8ZJDZuA9qcN1US5RB/SIVY0JLbS7mKKJnTOdQMcPG/XJA5pmfPNiLDEtm2pN7TcgxfgDsnzdwP",
+	"AJgyUVzspbPt5yyKauzFaxpBPiGqbck1O2xwLGmjFnmbXL9vHVtdRZ8Aygd/PtvCMDjqjIz5R1YArMLn",
+	"664GitC4QxQE7OMc9BI/3+WUl4w41SadQhTScW12j3xMfk/q48xwz0S7Jd1qSRskuzP9WEkKWxsjscIx",
+	"WWl88HuAN9bNBy+p5nlTv02evpKKKE1k4sxxQfDeWhDZqNaH5vdX2v0yV3JiNf6omEMTtkHJxWSKAF8r",
+	"xda64TqzjOoStTsERLeIBJoPwUlV7OtvTwG7mZUIrxnKqbZ1eOXjYc6kO7z6/k9HL348/vPX3z17OzzM",
+	"0KBSgZ/1Gvr5lGjGyBrIuc4IcYvpwfrMZ2d6G1BnhvW1QyUAMHBxYWQWzJu+Kftqb3tf6YK5a71hFIwv",
+	"d+Aq1cAttimbwENh2crsJ0rbIbkrrSACczM1u6CrBtecfdqc6j+cWXCQhWILcDjD5qB4L8AzsxsK047l",
+	"QoUTrVkLfAzg+wNfh3m7MkKhNmwsXKILVXXn8oSJqICn+8ZBEERyfKbVD5z6kbspcDbVr91A8Wo5GzDC",
+	"Dq6ZxIKhaDrQUH4WLtHLKc+n7jasa2dFS4BKGE57/2Ckp+5OYVM17/CS24nySUCsXwhv6gzQV48i4Vbg",
+	"7C5Ea0Tex4FaE1NpAW9NzeLhCNdIZj8c5Mprd6i2XNzItbvRrlebLqCmWNmmW8fm73H5h5QEL0vMyt8C",
+	"IuXknjczJIzIosBsSLXQeDw6mQpllQoi5LK9XNmp7qLivFWp/eSqJSRNRb9jLmcM/JOnqBNUy+h8w1aX",
+	"ovldryGBOkRCNs3uP/6d+NMnIwqLh5NwcSbRvTmNY299uu9Iu18dnokzc9tR6eYXHZEVE8XsuX1DbEOA",
+	"o8W3k3XA5LsLBv7dKnc24Uanjl6MwArTxBrVc2ebuOdsCZVa5R3c+U4h/JmPQ6EnroMn07H+jiLdG6T4",
+	"bpWfU/34mAyZL8LxkjDt+8dW6kPdSSGXGfiy50wRzQtGumCpqizowSh8WMuSvk1efrfKL1xPyWTtq/ym",
+	"lT77XXgRATduVRoTvVevZESwJbOqKFfaZARivQB+YS82fmr7TOimYpqG4jztLXF5ldvmU+D5mmMSuP6T",
+	"R5wmrUCNduD51JV23nITCdmD/P4MsJqgDSd26O54CN97RafaRFpC3hJJLjox68V7pc5cW5RPy9iOdx5X",
+	"fzWXs1lTQvcde9hH1FV7uRuhFUWwRz1ou6JobWByLwhbtHcNPo00v3iX3XZJvg6W86tGETfgRlJfRU/V",
+	"pqXzMimV4BqytCU9ZBfMoPUlYJTc63W7B+QZe/LXOZskL/BTevziq4Rayz6Sm9dnR8cvvvKqCMhlqsli",
+	"XkpaNBRQsKK6jdSyr8Hrf2MtK77sdTpyjcPN6QzdwGklaKHKppwMhVwKO89ofbAyOuhVXUquf7i5xfLO",
+	"9TJX0G9UAr6+Gk/onD+BFPhP7lb5k/7Tb56On+XHR1/T5+zo69HT/OgbdlwcvaBfjb7O/1B8w/rjJ4GV",
+	"njx9MlYSVZ/tXGnJWyNZVuMlR/iw/EiJHexZ7cEtCcx3rHto4x1+sS/HpOe5Ba5T7fnWp6BIRiZEdRPx",
+	"DGlfNTE6SxqGuMNkkGB2qNF/oJ2hNzDfL7YhZw6nxSncQK32Z+W9vTFY1d5IZ6/9LVoi3ut98nR60j3Y",
+	"+AA15gGHyvK7T2OAwBm0MD3UBv9JdLQtJ/QNGNfQP4wJkbiOROZeGqeT3evE3jsEdbtMf+p2G9YIiVXo",
+	"KZ/Yyw0+VuwID6TI+u5kTK/5HDF7qbJtdMNKJ6xJ3bi3eIEaGALlY+MNsbbAj9KhosQBWBAF/3ia0q7S",
+	"bqAzMlaY8QzOxhjU2ybZ2/ri77iY1sK421GxOmWSLiwaNFUnL0F9PSGjcqHUinQXIsQaSOVTuo1lvtCH",
+	"GckX5oMcj0mXFRNITjgQuVSCqQCkOMzIpKSKZcThvTP7ZAbp8bqFZJjODP+Oanw4f+dhNhBCGkCszK2O",
+	"17VvWy3a/xBEl5/FYea7djEOIXbIpU6zW34g7JFp1RawD3S1y+nmVtEj1p1GjKSwzI3T7WQdmFPAvGD9",
+	"HJwVZpoJI8YnGk0lzXlfvTyJ9HCv4kDO2KZvNrT376UhN36zdbLYTtNKr8dmayy5ng65umDt2nH+1d23",
+	"JkgJ3SyXSXckzRRg/2gwQMOPc7tCsENJDVOfzAayTSJD6lsddvlBPFAXKfH0c8ncxwjVii02w2JX+U5M",
+	"xuq7Vb4GXKv0+e/+ch7deP3ViOgFQM3Gi7Jc/T87J1dByux4UrN401j55qyqexPyilMIPtIheI0qRpbK",
+	"kkAQLnq+uqqPQjKIdWlbBQfiHa6rwMuNiC0XoOS91i44qSvVWmgSyl0+mZosKKr2GJGCkRnmcGLzk4GI",
+	"AzYyJ64KVjXmo61dlSTUCwRbEheOcYpRXPG3llkx7qeSu/WoLjqfW/HoYdX2HunzCEHkBG7XocfM++CN",
+	"9mjQh0eqrAWnHDi8IwapnF1fuVA4HcWjYCjKQIBjHANQmqJNNg0j1ShQn53vYRbZFucBU390BMUjghzW",
+	"OHczqg8CGHOJ+fhlwSqIx3pcIIaj764W9GsTHXxcUSM9Sh9m1CruYytz3TYzUWVMqjEfTu+UBIYKO8NF",
+	"M3GhDaPrlbyS0f+PCzN5S9UdM+dUFGXixgxX83QZCz5Jp/8r5TKdgXLOREPO/6bMBe9vz0lBVw5XaUdI",
+	"bCus2Lht7zwS3KEIg3CDx6E6E3ZyQ8W00W3NCT9520Gofw4X9TEz+XTtJAs3ejg4FiJ40dpbE/JqcGt1",
+	"I8oi+EV8nHuqm3a5XmMmSWg5VjVR92ga8FLuaUP2Cw/lScORLmk+hTVHMBaZL0b2aAVYpfsQUEoZnLOU",
+	"GAX6gaKiZlOIywTJhUoj5mTUuqvRkzNXM5gao/hosXbt3SbVS+ccMRRCPCIypzMarGYjWSPY5ft3728u",
+	"Olnn5e15Q2q49VMB24joHzlN3LzXKV6xTJrjNwGz0RCD79cD7pJTSzTSKIXXwLz1JXIIPTg1sL/dOaA3",
+	"cBtV+8kJVxpFo6pRaaeQQ4D47C61vdxaKU2PIlXWmYl7rqTwrgy/CAW7Z6WcOyzKXMliY37VWkwg9vGG",
+	"T8RV8t7O4N46gPo1XCzQuO/i6wcd2IVQ/rcg3W9/+OHbN5cfzt9cXX5/++HqAgp6MXOY3nZuXPHAz0tG",
+	"VSPX3DehOF4ueFms4zjQYEu6A0sOZ0kuZU5LMrKv67XkWP3e015/5xL5Mcdl4uNFWCNnciWjrNibPOUT",
+	"bNcn6AqLVenbEkITsma3CKZxWbX9B+kh3rO0e6wpgMLFKtaDJjIA6ZLu7w8je0736LB1pqYH+cCj+NDt",
+	"yclxjhfudVc6vu1n39l3Hwa4hkqprhmEXrtcym+/+fH4z8PDFsjq+IPk2cOMCRmGEsoHN1h1xKmkkZbB",
+	"y6Cotlcx2mGSPelqQA7LclfF1vDTLEaXSRXnjQDbjFwGYEpVzR8Sf4DfRTd7QFyxvyaQW1zbT45d1Ghb",
+	"qqSyYTVko06gGOKxbQ/pXOfjZjZUcgm4to8YfUbtbWt8iqVi0I3KSshvgqEs5QqzF2CM22b6mFbJqbcW",
+	"sto/VmnvwCMfclPJ2+2xSXvl0m+GHMZ567aU0GoR5ZGR5RSioWgInIUbg10+cIXDY0ig4m3qogkp0CYG",
+	"otKh5Say8wFBEY1kf0Dow4MhjllnSX2JgUSsbuOe+s4dCKk46UqEc90jWI0FgqNrIfB2XbqCTajh9wyO",
+	"QQingVUiXZ/u8/B0IIZIK2hk6SOxK9pDYBdEJ/sIZMBXkW7gNbBBYiNrToUqCW8No7yM47IxujxAOGkc",
+	"pj1qDND2hErXkt2v6nFQOnbmgt6Wk+6RXaUdzFtrH68daxvsMnSNDMHiquGEgm1+SoahaMUwylfvS16c",
+	"kqEXBMOA9Ro5GTEQXSHNlIsJMGLho7OYKA5PyRCReMM1JlILIeC4HyIytxjCDRokvoLIfz0QGM4jCmQ5",
+	"TAGAghnfdlgMl/TfR8fBZFwqhWH4NAuTGQipXOGgos6dUTK7KMGznzmEyzhUoRt0hSkEnBf2mWbP1Uta",
+	"pDjTpZfYXWanmDBI2BeCBFIhrG/4mEF2Zf9K5lLm95rQHa06fmNvccjeIVRxv2jCMVOKpnSCHxe0xAtq",
+	"eKkF3MJTLaJF3Es10OQ2AafOdv/6g2DK/1gsstURLx7mp1QMvWpNMeQF0xW8xyEuINdeTsFdDn5Ktw1R",
+	"f2vwV27ANDJMhFePon4sGGUXWrCkkCm8eu1AE7GYjZjKSH9jHp/LqxnDfmsezhg9GlYmzci3kBtBCk7L",
+	"7Zkk1v10wSyEjrRa8qEQMgky1kvCONXKpjps6gPZtnA/LEU87L1STKx92xo4tU3R5R4Dgozae/i1Mhra",
+	"WoiA2dNy0C5Zp8vbgxnBdY2XTHME5zXV+o6litjub+Foyuxlz1omDKcl4QXpjqhmXz1fqDJtMbKS6/2e",
+	"ySTaVTaIwVrbc9E6qpxpbQmSwoDkU1qWTEzYVTtnY0WD/RKEWfpdL0Ylz79jq/OKkFYgORecU67d8W4V",
+	"n/9x88P3rv7qiAuqVv4OnSR9QzxCPMPa+LcQ7JwpNpNitZNea1Y6sDjBJcKXaPRuRs3FpISU35lL+PjC",
+	"l1JKg0c9rfbMw7ZJYqgfyqX4YY7VpqRKLYRzD/iXQoomuwQDsWMNUnnXtq5CNbsti5AOxZ7jw/b3Hi8Z",
+	"dt5FfMNbhvSOTbg2WDeiOZPhb2hLOfHwyB3VhCBHr7vSMiQ18eZBR8yqJvtX/ajE8ZoPqUVZ0Dr7VLJv",
+	"61525qPkYRo5JloELHyK7ETb8hBVo3ne+8PXaUObe2MHs5dUXLpXERPbpCyqCQB/MDbWQxybUjPFFfT7",
+	"DSX0Z024jFDvbO/OQnnhFlXkG7PixFat8PqzfpQ55tlXL/rb40h3pe94dNaO2E/W7z9Pzvl+jyBriK4+",
+	"tVrgBHLLYAU+e4cOT53lvdb702wf1HINNW6XHxluexRz5NdzvTbtXSx83VxpHHm7otyLVB3+ZF0Px6rb",
+	"61gnv0zUHk8L9dYJe/cxuya4ZHtF/vVaS22Xakv4UbUyRfubSjNqMMlS2xz1sYTb4j5tI0R8YpakdEhk",
+	"tmqXPSGdJKw+nvQG/6QJDGJeeb7b8R6cZQ1ZBjyZmpakQVkrqdhDUyvp7kLW2GTTMFxKhd+W0PhNyoLH",
+	"CQEl51KnbBXbMkDOpGBgmZjJe6az6GjcqDntnTDwJljT0pfsByRXxE92hlbfGDoeV8HVPlaiir9pW1as",
+	"DerB09OjHhBjuc+s5lTR2Zak3Y0JlqNVncMo9iaNaiZJOwuTn/2+wIW1vNm8yFI5sjMSxXE1Z81e7D/x",
+	"5XSVMr7xfErUAiLL71xtCOoqJLrbUsvaRg7TUBEj88kVgrS2QwiLH61gWJXIhBaYaoObt23xxrM+Cc8D",
+	"C4iR1YRrFYbGGIUASROSTOz63C9pcfTVtol8t1YvzjHRh7iodM1r+yEaKiSw/jBR1CeYs/T/kJdSL1SU",
+	"NvxDLpVizVhAP5aG03JPN2uQwskMEt6l9eimzFQxPZVlsbOVM0ew2+qLZo+vG2Gt/W3rtxkgV7VFq4A4",
+	"tS0gDs0lkOYomaaa4hO+Rwlr31g6YHtdy6raT04VhmcnqlOZMxbCKF+bdlG6XGRoGWrKuSZVwvH3zumO",
+	"hVyKU2KbwvMWq4m7tBuYk6sg7j5oRdauTpMJ26TSIZa4ad4QNI6xeNtC2+1yhIB2uNGidIEUAaeEulwB",
+	"GHCI6NQQlqoWLr1SA9jKca5OJSFH/tO1iK6kgKulo+pvKfesa/HByTd9NOw5xPG3eL+e8HD7y3oxn0tl",
+	"bnl+x1I0/2FuLxT41OH8wY7NCrJiZvc0I8dZi9FEBX12vZxSW965eKZzWaRiRLZFrKn1T8OWb9KW0vu6",
+	"OozqLf6cHC469NvfnhEflNSE4FEAgTgTFNeg62REipw5T2D9Svii4UbscB/pTKcuGHFJtcOonLpE1lav",
+	"mUp76isGVefS3tS/Si4e5g5bC1CBSBrpy6X5cXE/rLQ/xQ6wKTG9BOQDvHKgyft3b0BnhIidZGO/eHhH",
+	"skGuXIYHDzgCinmPc4t6FjW7Gg48ol7cfSL71yaj3TBjxVZiawTG2uCMFpfhi6py/d534vUykjCOWqvb",
+	"JrRtJkkoocfQQHWFKt/6xkLxtXXavWEaK8UNOt/LCvwTZ1MquYaemtnLf+ZDChtfeMPFXQNPgyZBFPir",
+	"mMLUCcEpiQHDHIrpcrF1DAmifh/l+2sNbAlSrymnzSUUvljnpiTZ17inRq414mSBt+JO4umlGQ3J1mhG",
+	"QhfGLVMzvc0rhkdoQQadK0InijFvpIMvia9wda34Pc1X5FqWPF8NOj3yzk3Pvj9ixKpbaZnq2PU6ihdO",
+	"hCNAMHwG9pSFNoRZARKFsR/4zzUpZJXE4+CwhZ+ulr6n3vXVzQ/k2dOvvjp6Smg5n9KjY2S8rruPuw99",
+	"fpDNFCvbEjDuDKEuo/wC2xgz5CFIW/fTw9grPjtkeNxtJ6zv+/1DiTEbiJOhjdwLtdaa4OlQkM27siJE",
+	"m57KZTAye9X+lPiNSLrP+32QMHJhCDcJ3knaOyv7TZtC6+shxbWvf24kSJX9tpEmSRttctAb0qfRhIKd",
+	"+/vDfl2/+AQ9R8itf8C8q7JkX7jzebm6ie83zc6A6vBe67//mFDSd0yz3eU0E5J7tyRp/3JSOsgUbDKq",
+	"0WzVEsUs5UAxgPwH3qPsrKdKlsyFsZkpwxCm0ACkaRoIqfiEC1oSPWc5H/McbGso73X0NiSNJKMVNHp4",
+	"SoZoqhwSw8pShywldTi7Xozs6EdoB4WS794+V0uMmzL/3LgizW/k5NKfWQ/PLFsjY6y2fM+WIWUMJJ94",
+	"xRUby49ECvKGi8XHZtDh5s/zrU6F+lJi+bsPXGRB82NFhqWFP3hwbBZOfl81GlI4u8QYH2wbtoWBMEv5",
+	"YUxzI9UHJuiotC9GvxVcux8d2OcDLYr4T8VmWC/SLm/VV1iiDGLK7ZqzIhsIMKS4gnYZmlU+QO7ZgnQF",
+	"WxI7ZQ1F6ul8zqg6xfrKw4gEm/WpNyfWAIQdj9O745VUwJdhMC7nDuwDHwkd27iXU0ncsOPbaVcwV7KN",
+	"q0rfSXohzibpfMUpFwHk6HV+gnjgKbl0E1d2bpRLv908K78m59SQ2+wBsN8oaGV90lxb0YhR75jFbEbv",
+	"uCuR4ZIopRX0/bZ1SbW5YUzsM+x9WSYOgo36gzHFrVUESTOT8Zpzc36fvVXwtfGGBhpG0GDWqBlz2/gr",
+	"QlOVhfYMQweYblk6yb0ft+SCy5tS6KNArKfPP0W7ssHoDTROMHtSEajvrOOQ6dZXbz+mc/gsdQGf0Y/b",
+	"CvHljJeW2aVwED5Nut5DAEc71N/zThwrDlfOl9BQRS3AQlJ0sQ/t0WDgWgEBNlzk5cJF3e415TSipLpp",
+	"tbVaxMvqbOc7h4CvxV9Wdu5XbI9y868Yq1pZ2yH1JqOJZdEuSDB1NY149SuezbbgbPxgzqoA9cbI9Z0q",
+	"bYhkr85syLyzZgvItkaOV9/evjs/7u/8eN0rB2OoWszCDLZN322nR6mQo9WekAPBlm15/0+0XDDgO1kW",
+	"+3+0DdVRJU2vKL/OiTvyJjFfzA00mNEqRizY8eJUt9F/K7w7UZIXglw3ZA5WnQZnghM56XO8qSqUA5Q1",
+	"ocX2qAf98OD7CBi8D2I3xP1WkNx2IN5tq1Lhoz67kcN3+R4yefxm1YA90H//MsdSi1VzkmZjQ+LvVZIp",
+	"kBPaKkao9hxoIssCbOf2VniPr1vNAzOtWC1JV9nSf6Ms8U+8zskVLVmxVnFxrRAYvvM5qln6ppPMZk9P",
+	"N9vWBQAfgCkds7RkHjP203pmlMeXtHUwqM0kLGHN2gDoam9HkELMVFKNPEIQ7iqjCuTeVjB/C9UZGrT2",
+	"idBtnzDoQZTelVznk6zZQ4sGv9oINsoIoKefHr8YdMgfydPe8Qvy31oiTV1RwoYjfyM0YD+GeGi1mkeV",
+	"oLmp149s9uQGjtyZgLik4vtNB+Ef+tkDamLaF0LMVi2H3ZJq52vrDqNmQjGaXxbSsMMeOQvJuyunGyZI",
+	"et7vn0KWAyxThnURqr4oduiMO/AihSqL0J230w4jtIB701XpbJHIJHBMoFmdJOkFY/P380S+ByjLkCyU",
+	"+l4YXlbACm+ac36GddBNu63aOlKpgnxVI2ye1xY3UNFUUBbSdeOiJxK5O8OyxnXyARLbM7NmPsi5Zcx0",
+	"lTdgzfnUiA470BGuoDZEy6FUbM7ksF0wcANdb0xS9a8yHW0OVi0iB9Y2piHd6x9ubomrbaYNmx8t5k25",
+	"Viu6JrtzLOq9AVMIDA1B0lgvPKfCdx6cb90Rm3DhlgOnfNgCQVbNP8mSkEujjXfYZ+yoz+m4T4wkX/Xj",
+	"kG6Hx1N85rZbLRhp9z0PekoPtq7INmfVr2wRTkf+77lPd9vzz7JdwJH1vC3Q+JZxoYt5DztEm8Lbmntw",
+	"o5MyeCpA6Ph+lbcRHriXF2R/x0lJtQG3e6NPA57u0+R20O685GwbUty94Rxzul7SOYZBtwpPqq10FaNk",
+	"xcKH5gph8HgfVab6oNZ2Fp00yUSmEUdVtNnJsZ+kpL+p8OPtzPK1PbMzWMKVm3Od7JzSZoCIqzXgsevb",
+	"iuXatsAv/UlgOhsDfVB+p0Zk3e0Geq4CLPsSA3dCLtPQziJ5ofB5i62kCUn596ipmIRqvwIPVkCJg/eK",
+	"C244LTPCepMeGXTOCkre9Aad3mNTRvmsIKFsncshBfP9efuipAOy1sMYWjF5LQ3YDhavdbBjiA079rFj",
+	"3FJt8rGD/XRlIB9aiPETZShDgdzGqFKJ8qutFRV9erMdWc02c6+l6/a3rAcXN9dcQWz/JA6PSCWXpF+r",
+	"Wku38o6Jd0zPpUhV86/dG1uuvm1x9xrja7vufbdL+QqAUheIk9p5A9xpf3gc+C+M51J8guFs7eGGmUXi",
+	"Ji/N3N7+3qcqVNsTzT0/efKEvH/3BtTfH9/hNRiABelQHHXeeIP2X8Nl6/r7b7EeEIT3LGBNSMEVy025",
+	"glcEgcLiBMu2pDMmslyxxI3oJdXs2THBxwCSXs0ZVmeAa9983mvjElXgho7oFOaX4jD0e71iTLewbm1q",
+	"AVyxjeoytEAgGdTg+PlxqSz2s0ZXw6kZHBvdSDj593pLkMaIy00w/44Ihp3I//YhAm1R/yEyLd5xLTf1",
+	"+/lE0WI7GXgLXP3WXKIZqpQOtwlAIEUgFN7+G5C3APwVIRhg3abT4O1MAi4rfG9GEN6buT6kqrCjDytL",
+	"997lePhMGeFcEoBEZtpQi2VJy5IZX5Jldwa0ptRFjrcfHYyzVu2/XjkzjOLbl5/IUpCw1dCC/nf3Vy+X",
+	"swbvmt5MeZN8E03Uu/QQywev3Ku/Zp0p1a9YLUlKDOCcYSwXAN0uRZG0RF8JQgH1e0T1kdX+vF0xi8sJ",
+	"ANadG83KcfuLVRXX/bJir92U4PoqDLzRDMqbho0FMeymQ0hfF6rlgDmlNysyMuj8ibMlbH97ttpPB50G",
+	"0yjXf3LI8/QpvZarmeuQxjnd3sPyiG8mDIR7p7xnJc1ZZ5sArz75/fPnX3/d73/T7z89frZHlLFVZ5wl",
+	"vxZsTKQgcqEIBkyEvVjffE/onDsbNHz05L169revfpw9Hf25f388/cvym/z53Zuz3l/nkzbBpBEBLs6+",
+	"/u74x2SBIy+bt6ITJCaZ3CzEF5BFVTjGVtNLULzXxCbEAjh0efd//HSbkacha+7hqS+d43AfIsRcKHcp",
+	"0L1a7VgAnruSscMzOFr432Bbn5CXjCqmyGDR7z/LoUP4JxtGwPXcaogTgVUZsCK5g7DnVCnONIS9pUvQ",
+	"QvSpr8rXiLW1L7kscpp0Bx1gFjPoHBItyZiqdmeDqWv6TVVZdtb/xw0Q31rtqVNFpAOPRJe1aKNntTzw",
+	"/lxMCbM0aZzMr0Rzth7luybfErP+uUEBeFWdEev5412ME+Ypc2eJL/yBtmQQkhDB3Z0wY5vThxlRjBZV",
+	"+MNIyjvLepBqZCC6UkGOlcPgBlqRXC7KAk7bEcRcFidVaDhoUnrqKplBDtGokmVGIJAEmPhvTMkMDGtD",
+	"R+JhRoYbNLY/Jog8xC8toZ1zmZqBgAlSxZwxEbnKzganDs5GIR2JVgxdWYrREkajyZQpF7C1ni1mTTlP",
+	"HWZPj5t42mGvms4QvZgRxXLG79l6wNpGqn+9kY6xUZtorXfsOKS/auyiQS5Ew3vRJgT+ETusomzThnlr",
+	"1zpxvcL2k/hvX9yooXpZKMvagJlKfzZlZUMwTVQ55uGFG6tRua7WyrBgM4Fu8SRTlKsygYVsWGnT5ke7",
+	"07jcK+YnfLQlHeGYsUt4La3XejK3c9x4HF2y8nAN99e+vW0Yvwfk41tbTpcpL3BpfaBhGSsqpZesaVOk",
+	"K3LlDTmszsrSRbt2XXmngI2whwD8kxWHGVQm84GCZMxLny19DU0Z1Kokagx6Sj+6j1TxHSAebCX6JB1d",
+	"G+WIrxUR2xTSUGdnTgHCm8N7oS6mA0GBf6ixmiSIsYRyDXSFjBU+Ik8zqvIpnG+OhpAAn5Zl2g8cCNaK",
+	"ecGKsMtZ4qmHg848Z6ToBjjLV4w9xIr32exxTejQLSa5CjK8BxyiQRV+f3NBDK1FlW4UtM0SlpM9KmWG",
+	"9l42mW1uI1zegd4cANbKWs9hi4qivVUDil2KOCPpJ8ti6xDHCVUon7JiUTIsjrg+vFNfIw6VUZ83sdfQ",
+	"RQVeTiAtFvnU61pjxkJpTSyQ2WpxthX/lOJ8Srk4a8P7O8sfkW74V5RsrqnSM+iRuk3BYa4h2XfmSxv8",
+	"5//63ymqN2dY2q+yMXf1jH+6eHfUf3r87Ozl+cXwMCO01GBLgNqX9kUKN13ggINwg3GxfS3KH8ftp4cO",
+	"kmq/6qLtXISVEKlsN+bja6qnDUBarJYa5wHueq7evdYLXTRGVbVRQFyIhz8R0Lp71li4N3nrTpYs9uVC",
+	"HSuuN12LVXTRi+ug7AtEbzvirW+oau5R4F2147fL9zgkZFMHovOm9N94uwVpkVNBRuyU2IsRAJWFJDmd",
+	"rxcbaZeNblzS9WtT6zR2mGpya92Sio3Wr47teonqS66lFsUHdFIBfWF11rrZN52e788RpppmBouzfW3T",
+	"SJi1FJ2t9KRIH9ilLcXNbx/eJ8Gt7dJUh6ieBsx90Fw/icIaYIrRrENaW1qWmW2dYSx8venmnKl7Lkh7",
+	"0E/cTxYgeTCxFguVRgC1wsDWM7mDmcnSyGoW+0FglzW1tC3DNpKhjrjcRQNp2H41EnyNJEgdDzX3SXcZ",
+	"cvgdttIsGnVDK3hBTWjbTGVAWCt0B7oeWiHWEt2Avh4tnL1nZ0TLqoS3lZpp186+4rilnrVTn0PTJthk",
+	"3dsP0ui86t1M/BhbmYWwCAB649TtYvN8ask0dD9ZBc9BJZ/+N/J78jt7tkExKThQfweH5GEDfnJDI0lw",
+	"nC+SCvrlkpclGTGsYWPkGvNF+P6d1UXciROI0mKrtLgBJ66JEm6Ke1wUT0nJ6D14cSz5fbJDP1JCS5fD",
+	"eBckK7q/rOGBbs8zcvnu/LhPpCKQlKJNdM4eq2Ukyacsv1ubi/8ZSqbsX2bPT2j7Wj0eiohQKrBH31jh",
+	"6yzK4IQ7W5hp9dcrL+D/x0+3jptmIDXgacWHU2PmaHaVd5z5NrglG/7k/VsnnfzeZRmrvqZz/h2zhx/Y",
+	"M8dya1Ld17e31+BYlGNyHiJMCGSJ8lWOQ7ooKPvpIGVenTi7vkJ/z7dyIFyi+i6d8yd0zidMHIbEsO+9",
+	"8xIzazPBFIU035bVuekNxECcS3HPBFbtRKXBbhzMuDeWZSmX+sS+d4S1H62KIaB2fI+8xXo8OlmI5ylW",
+	"+ht0Dp3LiVBXTrpnG7tUSioN4xr+feCBmoPOCRl0er3eoPPrkHTtRXMIbw4hRVAVzwKdWk3KXnzIjFFR",
+	"7UMrjaGPn6IoLSBSTgXk8ofc//Z+W1BDR1Qz0qVEMYjKzQgluaJ6au/FIqYGlOEXjBV6IIjdMBgXoMmL",
+	"/jN0bA3fMaNWR2djw9QJeTYMC+GHfRDW285gpDgbl6vYPdezTV+XzI7JqBWhE8oF4ixm0jJG74B8Lw1Y",
+	"KqF0VyEFUKNkY0NGbMpFcWJnIGcz2znjZsqUbXRK51C/hdjFVqxcEbg0GdCGrNJoX1dszijAsripAjg1",
+	"nTEyvCrYbC4twVdH37EVHMWajpltHLshS7oCwp+73oMj3ZVEH/75KBDg6NrefLkULiHepJQjWpK5+9Xz",
+	"OmjI7B7KwkzZynYGEylY0SM36JHHkrnez2oHO2W0YAoSTpFvL29dvB6mN/QsHPGFVQxhUbtuSQ7JAmJD",
+	"MT0bLchMFqzUZGpFZU4Xk6khizlSiEPWrTDuEVtJ13opJwcaxmLbhk4Ck9pfe+RqjP5caBcs+aFtOx1f",
+	"b9HTkfjCFIVlzSVd2YnYtmdUWX2vRt8bQ0t2Armfh6BAUczijZtxpBi902TEcrrQzD5T0uXqhV5KuQRe",
+	"PBNSrGZyoX24sHYN2OmchKkwsGUhuqHADQ6y5PqHm9uMXL+/BZJfn92ev3b1OwEwu8lUrrGu3XpP7XF0",
+	"/OIFueea2/P47Ob86sqOqoobtLR///7qAiXCRMqC5FPJc3ZoJaorVl8LdSaU3LEVUQtR2blwJxMOTHDH",
+	"5ihMQr3N4+dkKhdKWzHh/J1ZrKNKRSrnkO/sABfbDukEY6uBeX0dDNzZQemoPpJLYbVIqQrP0lVsrDO4",
+	"HZ4CGCW4K+gMduGMmamEBJpmmpFfFnYB7AxHslit7WZLARyBh4uAdHN0sO/aBmvL8xrW23ITNIpx3uB/",
+	"stIIqR3aRkK72HFPfcgOO15oZ1kjz4+PTyG7vhU6VUyt7RmXzTKisQqlWghhZzthRpPn/W8yIlVG+NjS",
+	"FaQ57Ajsze3puZKYCdR4LqjIXxV/wH7s5XDMBYYsIdejZI9kxJjyEhOqW2WWdF98/IgH7fPjb/Acs/vX",
+	"8g5sNmVPArdAM8dslt7Q/HdspSHDnX0u3UFvZdMRF770hvLh9+vbz9dpdAe7175RENgn4cSC8/2sCpgG",
+	"pFJc3dl2CuZdPL1KOeFiCPnVhz7/6zBzv1v17VwWDMX1QHwrpdVMFEPkNRmXchk0D4/7M1PFGHltzPwH",
+	"Ua4c3EmfkGHQoYZ2Tz19cYSoLII/DgRAqA4zeFGxsWJ6OiRdy9hkGAHa/KOMKAl5YCvTx0IzHI5twicT",
+	"xfzCRi20YcUR/upBWLAB9B2f47IjrJAVBGYPYNfDjMzLhYYWQ6rcPz4dIoAHbwyrgUC1D/q2VLBMIKTD",
+	"9vtY7dLeKOGVgjMXg1+bq5Zeg0PT/XLK8CSHahT2HTCB6kWeM3sUQvgdDVvNqybP+0+zoArSstR2ZeFz",
+	"l/l0iHsB2MfyLGf61G4sFAelPTaqpqrLLtQBsDSA09Qx9gZYDpK5wlIGU9g6xo7sA6YbiBDXLqSnwwke",
+	"obXBHKJqe/Pu1Yk9ZhbCKiqBON1wKmV4JGXk4vLN5e0l+c//+f8hz1ilwfFYKSdyYYaHceoBVsBKO84B",
+	"YuRy5u6QgMhcCofKJN3hD/CPoaub4Pavuwy8f/fmQNvtPhDDG5YfvWImnx7dcMNOQJoeYSvDU1Kwe1bK",
+	"ORwxuDDuHAUqv5baDO3pAa8j54PSNRDDPx+983lWjuw2PiF/fvvGbkr38/CUgOhccs1cFpC6nO4/I4PO",
+	"uZJaH2luAiEtx8Brg07PLdoRgi0jXYEVRKB6CGvyTpYgAD4eheD6I/S7DGHvWs28UrntjUsDqMGOC3Tv",
+	"jDAxlirHvV4J6IEYrcBZOocqGMTAfuw6zGyxyA0UVdQHkHpZ4/PDEzLEhRhi67BTkUVPyVAuxRmevUO4",
+	"C9SF9OlADO85WwKAwMoxx/FQRUxnpKSGqUOftEIqK9MBFH1Khnh6AjGshHXACGwpG4ghoDxc33oY4NQ9",
+	"q/xXeuyJ3ZQ98pOyB4mdlv3hWc8qbXAUOggb3sHts+d2l65lUPeH6jOvHfnLSi6FoRzO3UEF3Rh0HESV",
+	"G/AuVDeas+urKBngSaffe9rr+2qkdM47J51nvX7vGRScNFO4sj+hi4KbJwB5tH9PUtFRr+AsQbGOwEG8",
+	"EPgrgpxYhdlIMvRa+JB0CzamixLFsLN1Verq4UAEfaiQi1HJjjBNLrDIieur0ru8w975SAs24sYuJxbO",
+	"IpoXzB2LYNrWpIt7nQv/aYGwzkO8Z3koYQU6/M//9b+dLxITNZA/BuftQJScjngJdf/I78m8pGYs1czK",
+	"E25W/haiScHHzhVIun9jSia6x7ULG+yq6JxYmp/ZVXgJi+CqgTIDkJZ/czYQUCYrE4ins7eo0JrvpMmW",
+	"/uvPWSdcCe0Xx/2+y7ZinH+LzuelU1We/NV556setmbcq6YAZphUrTN5p3uWIZ9jv6nmwvievKQhlh8+",
+	"ebr7k/eCupOMFfjRs90fvZJqxIuCgQX7RZuRXQnDlKAlWEbQGLaYzahauYkaxWkZeNaLJXunEDkvOYpW",
+	"KGxlt064uXZBxOhDu3J0ogHTaIna+TnrbIrrzol7avt32xi2ZfM+vqarUtIC9Z4ZMxTiKdlH6kMoLbez",
+	"4sRVP6IlBlxqQ1d2U1CrjXWHc85P7p+e/Of//D/DQ7fp1nRhI2WP/AQqlTaK0ZkVsXRstVm8JvpkVg61",
+	"TPCtU29QzwgdiHVDBCZKK+WkR4aWsYfkjrG5xuABnHhoD6I3g4X9OOv3++6VgbA3BTApzKub0SkZCvbR",
+	"DEHkcrFgOoKhbd2zl/cOjthi0+Isa1t2p3U33RLQcs+939AUvNcwpKd7DKnkM25qDX156QOLcY2J6Dck",
+	"0BlaX+TYccK/uiC6gb3sd4Y/bbkKGz8DbQ2ZktSyEVqp9HhhVMpJoyRC4xRqEbRefwPsYaBbajljdois",
+	"1OxAV5U4guSCcBGrwzkFbyC8hgf3dwgID8F/YlLr5zCrLDLQTlQWBAvj5FhEx+sVVE2YccYB+6bhM9Q5",
+	"1iwBmTdaaol2Tq89F7zokVcIZ7W3lREXzKqwIzaWCj2rrviGlUQ+3MzyLL6xTQy9kZNNGZTineoV3DJn",
+	"duodu6nbvH0LRGj9uquG3+7lV0rO2g9EdpoEERKrSaQlA40fLNF2j9Yb2TufX/q9kZPdss/p6//6ws/u",
+	"dJRNujLyosAp5aRetePTCLteru8bBd67V+fk+dM/9Mn5zZ/qnWfusoP3n2Agdrh3olnJcuMt0aD+3LKP",
+	"huRQYosOhJ5bbUZPGTMeArEQGNZrlYJFScE4OldszD96i8LwYLhDnJzr+//rJMruLWrYR/PErfOGXAgC",
+	"JXn7Aa7DNCXUGJpPZy6tHXpcoMNz7Onogutww9ve07/+ZUrXtnItTCTEhlBt99WjtvGIFhMWX53qO6Pk",
+	"2rzEVz6jHIce3rB7hijOJk6yL6D++lAKO+xG5+Tffo7p/RZVMOygUl7AKEj1nc5IKSvJFZE5l7PZQtgW",
+	"m0iNVj6ktaPVkzH9pVFg3gZHCsRuDMf0l96KzsohRAJJVTDVI0O0jb82s9LVPhQFU+uWSZT/b6m6K+RS",
+	"ZM70pOiSvL59+4YUSs7nUNhOOuMrGKuNJFxopkyPDDVAeVFFq6ef9cZ5qthAzEuas6ksC6aIlRTO4G6c",
+	"hbqkI1b2yDnNpwyMo+BgcvHwYCePJox2ralcahwvd/gHq3Y2iG4nPV7RXz4nj0a9NPDnq7MfPwdzuqZJ",
+	"F8QYSAOwLboVCGtfW+3DGpPi9Pdh0alcHnFztJTqrlk4VLR/LZdX5id4+fMvQdRZw0pow+Y62jCfaVWg",
+	"G6tdDjpTKBpGgF6DziOJb5VW/eTvulxMfm0UFEN8C51V9lX0VfVmRbhERdvKNZ01sMua4PCCYiBiSdEj",
+	"z/vPycE1gDmkIWO5EMWBcxeviPOCl4vJ9n16jTlhU4ajOTXTyG5ULiadGOeH8fjtTTY/f35ebLp53Lo7",
+	"rLtwPN/Net9L88oS9DPw6plVJgzP8TbUnWPZ9iN0WGWk5DkTmmVELtQR4DzAjCAFq3ERgTKpjxUsURmY",
+	"HTLlJhR6+9yL6HtKrONrubQnIiL33Ng/lzh5zco5OWf2G7djaW5IwQzlEMTwGLIbRmetdQ77MiodPYdl",
+	"3NAEEFxotSbEoEQqgPaW/4EAHQCOfx1XRYIX8PaXU1XgpQ176JEhJDN0BnMAXoBssuqJbQ2EzUBMjZlr",
+	"8v7dm1My5LkU8L7lWDm2F0C48WkGrjr05TosQqHoUm+XT7dorP7cTAfdNEgOWIDPxGW27bAQXaS6z+6k",
+	"I/hh2PaKweJiVpeHb/+FAJDH9o3vX3ok+VtFFZ279ECbkUQbaxIGRkYr4KfPsThVJ5HR+urmB4AAecwO",
+	"LaGiKfwULUUVi9lmMQp2/yQvZX7XKBGuRA32gXvVKgc8Ry+SDrZghz0RjECTqK0PaXFPRc4u2P25/XUI",
+	"oKGZvAflf0lVgbg9OR7bXco1gh95TQtxSLoDbSWNVCtAMwJWWhNqIG+PAw9rZnRcTwU+d7hqjZ5v1E5c",
+	"k0yT7vmbK49Wtq/YLSFF4T4+JIUEHUdPKaTN6pEr4fEcvvSNkgvDSCERjEjYR0iv9Lz/HGJ2N7jb0+Jz",
+	"ypbQR4NggSX6Tegkt5he1s/THnjAPoheW5IxRc+MsddufDSlGlgIoNfdmD+lKFexZIqe7dwQWWcudWIL",
+	"nBWFDnw89OipajgH2nPvuOZECvhPQNJRk8FzFxWbRXhdMOosFOuRW7uNEN08sdw0ovndCaEuT5ZgE2r4",
+	"PRx9CzGnSuMtunBFjIOyJm0Dz7560ScFXdnrjyuq9FjeXdvLe5tHIzAvBKv8HEK9X8pi9cl5/wyHi1ug",
+	"fnn49R+99Qh4sFF7kvfs4e6IPTfv8/43uz84l2Jccgyaen583MZS6pjd8uOlMHabfwbjnD01TIO4cKfJ",
+	"pxMH/nz0CV8braIX7P4t5hv8/KqK6+vG0aSFxgJ5CygvR/Ljb0LcXwKqWZOl4sbYcxrFabxqbrjrLqrP",
+	"sbBP/s6LX7dpotXi7jZTuGQYLYwUx1/aSOGn0cQgCLj8TTDIDyJk1HXWqwRvfFpugHyhT0ZK0iKn2mx3",
+	"glzal19W737GVat31eQROXMor6f9PoDePbDnn8fDVVLQppgTDVXRq3VHcXQfmis5AaxdF6fgbOEb/i9o",
+	"rJELLL2AymlG2Cke6iu0t0KEZZ+uLj4vOGJtkE2mciaKL8k5X0zO1CQLRIUEvPKXY6InuVVFMa9c8pbx",
+	"vP8NOYAIbCf8llQTWtor9orgxyUregfefAYhnnzGTsEWj6Z3XzTLreW6+o6tfDKWzR6m7382Y9psLjWD",
+	"2YWaOikLTiDlb5nX/ynU9BhpOcdo+KIWJO+DJ5eUY6UN5W+3EGDw6Ted/fFsYeSMGuaeNm64IaYFRWaD",
+	"IEAMaot/JiUXd6dQW7iqgLqZ5t/v00OMovJ1jj6APSpqGv5ebxPSK7rimKQE9PiUiuAWJ3QiMZJ4IKLc",
+	"A1FUEUbsZt5m5kJuSiomC0j4ZJxwR3xALlXBKhE4cLxNSn7HMGx/LhF+ynop0SIVqSeAPSXPj79Bk4Mv",
+	"9CvVgR4IgA+mLOyJVfqNWhLqowz37i9rT2gr2SBfVfEbBzb+tiXh8+MWnd1K+ZaKlaOd/jQS1O5P57Wq",
+	"b23qWTCoxxg1D7U3XCzspxSkaJZ8Aq24pDhRmuvmwJoJRKRiWL921zaA8GE0ohU+3eGEGdemyzuph4cn",
+	"ZAiSYphVWes8XnUgIvj3gUZoOOa9G7q6ARDuNgxHjEuSnPbrbcxH7y14KjjzbvUHNqTL0tf29TeAuf6s",
+	"mlI1fUxFmBAlVlOOAdOwhP/qkOmILQI72cMPr6OpPZYRWRbR9dTlN4HANp+50e1B3FaNm1Cxe86WsB66",
+	"tg8LqqcjSbFoYqPPfjOxs8sLB2Jl7Nx272/PSUFXRAqXA0DLGfOZfFxunq7degMRZds99PEcmKVDjp23",
+	"oqh5MEYrZ8sWeENfkSVTzOcW9jCAEJVd1wsDlesEbdjFF4Ekn9NgFjppuC6HhXn4PeKT2E5yWpag8IUB",
+	"QW4ag4zq6915wrfnyCryvM6PKLePZq4YR7N+jYZnfIv8VY7QxwT4DfCDWZaE4CbgzTFbulutPnUgD2ZM",
+	"6fAa1SQXbCBivqMmpI+A4jNVrD5+D4karIbtisMBt1t1u1gw8MzlzpEOZZXgZF3LK3PYI2cuixBWtecG",
+	"XDauys6JS/CE9xr/LRUrTEqTVH/twN7iJnrMWfQlr9c3SM14uImNAfko8TIDrz/mjv3PdAG+tlLV5cEM",
+	"vBqzKWAhfJ4gNGBa0VxQwzIi5PLR+5KVfMIhRH+19aTA3Iq456KMUQCQIDN6x/QJhifjxXattB3CjUPS",
+	"/YHgBQMqYruYHGLE7H7CAZUMSixxjPoAoHKGOd8EYZaQJ+S433fpnob+mxMypqV2aZ4oGWIs4ZBoCgmN",
+	"QoLRGdcakv0duIR1MO4VWcmFImARGAjUHd1c7Y48yIh/fTEvJS3w9TATnwBRk+Snf5ELFc27epsq5qaO",
+	"hzkreuQvcoFF16CJkPRpBS+H0gVbm4Vj1Of+75H6yLG8FkitzcE2hW3jHr6MGObhSvDn11PjcSYlDmQl",
+	"ivICUc/YqHfwseW3jCynK/uPfyrfSDy5euYXmCZu2sBeM8yY/jg5MmHmtqpE8BpVwEaJYu8JSi4hkwDm",
+	"RbEn4yzKLx6kYQheVrMPoWqDe1kfnpAorx0V8Rlv1eo4YXL8F5YIgdyZcmlVU24wfd1CFI5u8cuQLgjh",
+	"ca5SUZ16mDMYcjlGRU8h5wOqv8Osajke4wHkKwotQ7IcX1wrg6RYWPqPjKRYQC26QCevMXCB0Fmoi4dX",
+	"DiyqQriJqFPTmV1lOBqgtCF40r8dasdh2geJ69UjQ6cYDl2aNJ/axg2qUT2P3XGnAzEE0MIQsx5F90Wv",
+	"e0nBdPjI/4i6PbkGA7EdVb4wznSgmTmxd34dRYKfV5ns/f1KR5YCB7myb+LtASBQpy6QKSS7xytNle2e",
+	"nLkKTl7ZBKRgwbGmoT0IK9RUWowmtkmrJBjY7adIgrEZn+1SDmGJhRn9iLnIISQiZCZ/+oXT4rx1TLU1",
+	"QMJdU4JAQKTmFq76osaIT3tRqwtKnYXZ0zlk//XTjPfao+V6JauOphtCvUFFsG83svZvSEWw49wWLhop",
+	"4r+Vy3o0pOxzLfSTv1f/vtoOY7iKFYg9L6FVH618wl+aMXYzxWNUwn8EhCHSV7pO33H5WuGQPiVUrHzW",
+	"GPK8//zw0Tw1L6nQO1LZYMVsq8OEhFU5NbSUEzC0+NIXvkrEGqDHHsbKzqhKjDUQdnKGqZm21x4qUFko",
+	"qKEn7goND+FX9xlzxsa6Vodpsmwv7jXbNJgpZrRADXFbKnkuyPsbUsiypEpDCsmh7fgdNVXOGkUNW4N/",
+	"23fwrmu14xWjinT7vX7/ed/hsxGdTeb2P7/r9+zvYiB+97Tfh3SBznR22CNDOlfDKh8/xOlQIRa05JoV",
+	"2LdVH7FoUkbC8Mh//Dt59tUL8mRgWWp2YXv6j38nT/t9yFcLZe4wiTu7d1DMpfTTRzNdwfW8pKseGTrg",
+	"+hBDWx0GXs201ayUXEymYf6WB+w555YaS1+cEK9DQ2kQV5zkP/6dVLTcGNFA+FTDOC9MT1hr4PckaOag",
+	"vA893exkhxHKuuKHgcBwEAw8QR7SdIX3AT9+XJba0p9WV3ewYJC5kjOumStyg+4qxbFKAhUrkqvV3EgC",
+	"5c1SSmTJtQHG/pyGbNvBtsMx2rf6c0WaQeNEQm7IAvMKYGJJXYP0eRkAS9JeaMVITiewfvFli5IC66fA",
+	"wI5Tax2TmJ0dmw1jSTVl+Z3GpF3eZubSOkcyZwKWvagPUNZdbqwNd81h5tMt16502rC5T4HgkxQGLg0Z",
+	"5SHlzYg9ZIMRI/Fi1GqDgb8VnT/6DN/y12QcBEN7S2UeFPaueYsBl6EgvGahMj2EsmHoiVOLqeJmOmOG",
+	"59F1fqshCx2Z0rCWiUNLKr6nM9YWqv2HPZISViVmWzScSsT1pdy+lloN8gC2zm8dRPKPtPX/tGk2Annv",
+	"621BqRQ4QnBTzOkqC9ZZMEpYrePROhlInyP3baMT7jVYd7wUq/KAVWa5Dc+xw3tF03PAMsvlBcwsG4jK",
+	"wJaSoT7JfP3gdYpYqBAO6am9TgZncG8gXOIyFCEEoo7/Cvm/DNh4TjfK14Y0+UIufa5lDNI3bN4jz/v9",
+	"gfAGf5dLbM3oV1LROwi1zHDxTkM+avytwSOCCRcrjwipO0Qw+3dAQ8oxSfhrDk/J8+NjT3dcqoGQC6N5",
+	"wTaPEAh8H4VQqI316x5cCb0Yj3kOSRndzyfkd1gNSfBo0Q+sdmlb/xMuQtAyvRpeIzY49qZyKXBaICkO",
+	"9KHL1o/pf+w48RhFw2aBTtMM8I7Q1Qf3YLip/PtjgVsdm9fllTt/vAuXazJlZZH0r9qd8Zgb7ZfBFt7U",
+	"h/kPAhfuvig70NTmhfm3CzH8vwExeKbvKk06dfx8ihPGgImydV7HE0J9+SQll+AHGXR+mDPI4O8E0aAD",
+	"vppuWnjhOTkQQ3tSDQ8z77GAO7QzXBJu2GwdeQWO4kHnvJR6o7MeweawxsjQyCFc4hAOZZjOyEiaKeEi",
+	"LxcFK0IWbv+ZwSR8hlWucu0BVq6ujx1SVQ4TukDnkSZGFvb+HOWsxMomZHfeyoHoQm/g9IaslX8cZmT4",
+	"e/ufI/uf/z7MiKEjAGVTpTideKDW4V45L2/87PYWls4+3DbTpHv9s+eaDMu1mXHS6TH2uIUQIKa4LP6Z",
+	"0lA+XnRArsiKo4O5ruagwNx8SJ5Hy5K6KfqJU5dAb100IFWsFuE3m1ftKiCiVQCQtSOddo64RNQ/uqkr",
+	"cDYQdXuXu/u6Wm1JvdLjKK2sCKOA67irl2GVzG8GAqO3IsUyjuBCX25xgBUBXfyW/dGqWagASogFcfXX",
+	"nLs8tV8d8b6gzf5LAs3eorKcDHT1gJn/ilf4VJdZR1LY6Otq3q6wgodCmtdkAaOqXB0pZnnMC9pG+Npc",
+	"cZHzOS2h2hUmSPH7eEObOI2s8ZHUkGrMuGGJAMk5jvnSjuhdNaDHba/PGtm7NtIm9zrO6ws6uv65dgGY",
+	"dLwTXniTeLQT7PkTrDnIdKDAguvtgf61Kt1QnQntTmAzWNl/KcHeglcDfLjCYVnRE+3Y/2LgJANfOlxu",
+	"inEzMuH3lrMXc4IFv0ASPpp/myU6F9qoRe6FeVLDC66GLoaKAW7pEL1ulZDHpG4ouUWjmB+IoWI4hGG4",
+	"nhHBlms22qpd79SIHa1ZSH0LxWzr2iSoeFXR1qjdKdUOJOgsZAGrm4b+v3XdXUVE+ods809v0UpM7Tdr",
+	"1YrVdJ8NIuLbL2zi+pcWTudTKTVDxyXGmel430WS6DQYG6UiZ+vCTH9yQYVbdest1JUx4lj+mEPdbFFE",
+	"l0NZs5GjnKCInXAXtU09E/v9R1/gPr0AeLc2r3/Q7t9yhXznhfN/Rcn/AyUCrkLy0nnqKqSWRTBo260H",
+	"7rvik99IZ1TdMfMkp6IoWTPC7Yape29poiSn+ZR5I65VUieAq4AYR1cRmrmSS67EshUDHBJidxFo//SF",
+	"y+4BgbNe++mRoTbULDQCMEp+z4ZV3hHArkO1ba3Hi5KMmcEoKMUcekMbWvovqoFM6T0jI8YEFJCHcCm0",
+	"lsGcwUxsplZAyzEZUv3DeOhKxA4XIuhaw3oAJSg990y5du1IMNLSN3sIoWDeUzfmZenKBVOIQHYpDoAo",
+	"SCQ9ZUWt+dBWj1y+f/f+5sK7Ji8XSs4ZFZAgXdGSvKTiDuJfebmqwjAAFof+gzlTAFqzTdveu8PwFhgF",
+	"T4icM0H+SKZ8MiV/JKVckj9ilpPDU/Ly9vz9zcUtQgMdpIt9RCdm6NZNO6tWCksL8rKExnvkWvHckbuO",
+	"L9Q9co1sghWzU7VRkmmE3wLznjvebVeAczUbyXIrQoWJxczuJSR6J+u4+dtdlcDBrMcDlas6RWDCEF0B",
+	"9pbUoLiVFPe0TEcydJ4WnSyM6mmRGsdntUfWqNyYYNO+dKBx+Ypq8sJHe8JuFEw/MHBhC8DuAsg9R/aS",
+	"Y2A8HE8W28bzKXMgtqlcVmgNh2iMhCh+2wptN2OGboOVv7XPP+tBb2hqSW4wmseXyfwMqMZrV9DdsnBG",
+	"RgteFgEzAfqhuOdKisq9EmKMYkrb4beh85yuQAF+4lAnW46qW48hnMDl1ceBhQ9J9/zN5dm7P13e3H64",
+	"uLz+4ebq9sPZxcW7y5uby5tDSCLlP0cMItbNGYgzgUBWRGEwYwVqhY8RIUQ4p0JAELDvO30TxsS58MJZ",
+	"mNRnTYAa97UVEOuH8znQsD9NmYLKWpCQy5UVg/IUAv9ylI24xC/+fpzicKTX+DdccajJp5sMcw4F5COM",
+	"WNeetTQ3C1rCeYrl4SGgbkZXrsR7JVmclgbexOLQ3Yc8FFamIWbVDQprSeCtCf1nVZzjpvNsIALelOoq",
+	"trFCibHCIQggHAKLlAFOey41LbF4PoQ16h75yTblZz0QOC+ntwWQbXAIFiwvqcIcRzMJOhNFvczIkilE",
+	"XvmK/0/Jfzsk4EUciAqqZab2DJBlUb34u6f9rN/v9/r9wyyGNmFVf1aQFTMnUZk1++y4f+wKuEUz85AC",
+	"9CuCZuyo5qoeDIU0TA8zZwK0l9osvtW6HY6LWY3ZV/q3Rxtz2uPa4P0EXLzk8XGPIIYPMmIMhItiReMa",
+	"V7F3E/PVY30hHi7TM0vjKGa2+/z4OBnL7hjAbe3fKs7rvDbK396V+NxvI5B3x/3jTxd64LjzXDErHFKd",
+	"f89YoaOaG3Ed7G4hc/3ES9LerMjIoHPD7Ar6svjFwnCmB53Dk2j3eJaD3XMa7xLY+aG2CPQFma18tRsq",
+	"sDgI7h9nvtGQ1BHliwb5AVia6x9ubskT37RL8uo+GVrGHjrzEmBu/sva8A+0PyKDRzH0cNECEeuSAChl",
+	"z7hd5oWdJ/GmgaE6j2EPNAO130FiTrsVvAnUD7YpkYI7AkwVhk6uLohegEoxEMOLy+ujr7979uPRN39+",
+	"ezzMain5vLLmI7Y2NLuQs8sdCTrc5wFAHM4n3De4lZw4rpG0R6pTZcTsxRoA0S4yzA1nICKl9O3V914x",
+	"zewR0+v3IxvJKRm6j0NtQz8Xq1FWhxDE0lU6zcHtZrf2Xeygd3AIAw2nvVV0wG5CXW51GinVAyEWIKCs",
+	"AHJpDEOuhO6L2KJzGnITVAPrDjp/kQts/kVoYCCaEjv0yH/+z/8z6BzWaB0OVdYjFz5vRpXqApGOkY8j",
+	"JF4zcoI5Rey9HADlrAADCSaSfNaHP572vX3q8P9n731320ayfdFXKRgNWMKlZSft9J2xMdhwO053dqcT",
+	"b9uZ3vsO54ZlsiRxTFVpWEUr2rkN3E8H5/PGeZfzPvtJDmqtVcWiRMp2bMdKWsAA07HIYrFYa9X6+/sR",
+	"jFhJJP+xdOvd+35v6eIDNuXaENsNB2BY1JZnwpTznaOhEWUyYC6eYviVgBzcM/unA2z3kTvpmOd1ITyF",
+	"fcAqhT8N2CtVsh8vjmFqJxc/u24DWFKp0Bdm1tKOWKLksR3uyO0E6/1OqnRsFxxBd/tL0X3f0enhcsOO",
+	"qv/NmmMO2FEohbEccz2GLXQJmDQZIZSlpdK6YVUdBHZvKMcwwDgwgC+FkLG0Yw22B8wdml0oTb39ve/b",
+	"DSZQQutuL4WTfCJzyS3RDSXxJLybevh1QNCFsDI3bK4qxNKmWK1R4cmPInKXQ30xleiPdEpe7NDYK7Fx",
+	"7VFbuOMPbM5tjaEV1gsr2fsEhION45dzYhY7cNA3rrrBKtIA0sbbCoQeXIPmsl4IooN9pv7QcnYy+M/w",
+	"Lezphm4znjMwkmuI9XNnepwPjTO5XWNOeK5im5CZQTd0GUt9lSNx8JG/yj+RTQSnh/LpVPBSB+ilA4/w",
+	"m2uIXE64nMNpC11CvCgioCGsm4kA3mcl/q/DHv4jgv/Su2+Qfxsh9EUr7sFgf+/jMqD7eHMEj0I7HooC",
+	"Kxa4A/zHM9OaGnvWl3BXu5bIUU6hHrpvWHu7diVMEJNbrpFHMc9N0D4JJuli5QRZUQ6GS1xDwrKriALm",
+	"jkMH6ABOb/ToDfphrUUsyWRuk3x8mzU3e87CSW4KJzahjJWFEyQMh61B40cMY9gfSCOdQ6nC7qfAcVmF",
+	"MrV0592Zh4IHrRHU1A2+QtNH+GpApry2vSvC1N3taRdCXZnTHKqq3BFzockCvVtw2DVaaSrL4MNhLCnM",
+	"jM+HPq8whzKptHEh4MUD3x5WL/YcbZ23oqXQUSxdAMGneyDiPFRl2mmW+hV4TBwgesiq1Gdo7H0dlptf",
+	"uobp1ppPqEOaC9+tB1fdnjClRT3WWQD3n4tdjp0Q+W5r1gFXuAs7nCa58RG7ASBSeIwt3LVlQCSFadE6",
+	"+4EOIPYW+ioy9zhqMyyrQgB2baUBnUS61uwwDUsDWokhRy0KZopZySB/5yLUAJzfwOr1ryYhgpWYjz9z",
+	"PU4itAqxI6A5snXkV/RAus9/d0/OfaZ1Kp89ar5UYAT+/rQNl1SZVpb2I6vKbIzANenZdIlN932QhcCF",
+	"dkCt9NAAZIqQxKlqwemP26s9ErljxKteqfiCuvqOFjfwbL8p4T1rvNPGgdvI7urKd9ooDQ/OWySPKrNQ",
+	"LrYLvYKr2ELeT+15/nyP6ssxaKNDKHpfgBUtIGpBlNr+uRRSzDDAbJeqEFgNeAKVbnwiNFB3E/BhJY1V",
+	"YMNGLGgbSHqHeSFYL94KcrTxFho1xEvZr0mmEL4L+Xg4PIaF0FoDdjKZmvlyQbvnwJqLLuopLNQ+ckv3",
+	"mOZ680mrwDtz6+Y8RrHiGX74UtgThmZiP7WS80mu7fftQK62lmsl7Yi3qlnEDakNN90+YOIhQxPcKhoy",
+	"1prKIAwrhKu6r+sCfZQkwd2VC41oPljsB+ls/wvtPKQWtxtODxhs1Fx74MwMshoKTthCcEwC5iPrJ7+I",
+	"9r9/zv77f/wXe7G3txfFEgOYXLN460W0t7f3f8VbfReVlVVRBPUQQcEu1SjEspfUNRGn73988/oYSiNe",
+	"v7V/eXd2nkSs/Yrjd+/fXpy9PjlP+it38Tms96NvYXxMx/7FL/kYe/d1GEt2ugUfFzU/Z4By/NlbWAtj",
+	"nU+9qhj+3F3zyCxd8IxOjnf8ffBHAesMX9qHYSI2GyuPTwhl1wV3cR0HMqaGAZlbRgQpAOvZuyvDKo4T",
+	"fJtgx9TY6u2mMpZsnCKe21omLuzcsGbjTkbvs0eYQGuJKf20KdJ4SBc0yxzIrQPRqrH+Hc43UTNiyTlB",
+	"9WvfJfPsMeRo95P9P3RBTV6KVS6o/f2z5MretFaup1uRM8i4rpXPaaC3YONyPqnLaT+ChzWWagEZBZpW",
+	"lRZIhlFWTqSJX+NxxdSBP3cLqhSz0xqg+OsX1uBl1i9IdAHVyjOvpPMgd7UR4icU4rdiRkcowXLao5dr",
+	"OFqhvJy+2GGDddaVD4NkXwkxRbnWDyzTn7SA635fiaRyqbI5JRGWCpWM23e8qLwnzmhYquozLmSEeDFm",
+	"LMpY0iV6m6lLbNDhpWD5SKpSZATqiXMnDlqIYjl2QLe3GyyCnqXc/kxmP35THA74FWminKBJQb/uP3/e",
+	"5nBX04wbEXh/bX369vWCNn3hcKFu7tOvE2yvBJJaYNvcVrTl0m32odlyr62uplNVmo7G/vUybd7DIn5p",
+	"TbnKncaYanbomQnBxeQ6JAmabZTm0wJPgeBDyQepkoBJ0n6vyHVRkS56GL1o79jFcHlnPPOIJQBvDZft",
+	"aFMKDkjj3EBruGYJ/HLAmmwJGTc8lsmneMvhUsdbB/FWXO3tfZ+OCnXJC+Z/sX8U8VYUb2GXY7x18Ld4",
+	"y3ccbUVsMBj8/XfEdqFwudN92L+lYwl48kGvJFQBqYlQUrgOY1jhnmuebPRwOkx11wkFCpyXIpY15sxI",
+	"YDnyMUTnoJ0Ge42oIkdfaeK4rmu86RVZ7993jv1XcfVefXsu0CGDywdjqgkkJ4pcCtLrz18wTaQk01J9",
+	"zB1sT0oo8jnBEeHnASAXTb3XSSlMOT9g3+/t7SFPuftgcOQmA1d2UQracQBJUVYSoG2GogMgEJ4E/dMn",
+	"uIFuh5IebqPPgku3N/5hooKID7Kj67QWM6KA7nbcvYb6//PSNQi7aOENtZV3rRxCXQHP2MHo9EqubaBR",
+	"xH4HZ7LghCW/zkewjVwzHNJt4T5HwYV9O0OIVeqDzs0B1t64Jgs1xHjolNuXdaV2pDHCDkMdNV3IJu+N",
+	"7ruanrvUZ8HroFHCTJ5eCUB+N4R9gIm5oL5OaJNPlMwXRyewY3ZE828QPCPZmAE/1/NDd+RJAq20pvy3",
+	"4QxvTrF8LUV9P7s2H2AXd80+jtSpPokeWhZx6+3S1usWxKmQfn/WFaHS71P6JwCIZYc471Gpquli3wg1",
+	"F78AjvGEW0PCioX2zU6FkiNoKrEPgyS1XQxHquSAUDTyXBiCb+uC2znH97ug11vPHd2YZGeX0tdZrHoR",
+	"6Lfb7eDaQ7vFHo46qkzfIeLqgmoFZjS2fVQUbJiLIkPP2flW21gewfE3oMOYTM088m1DQkIHIreecJ4x",
+	"MeF5sR1wx8FfqdvS0fMQD5q1ArG1iDrQ6+pUKNboPdvbi2U65iVP7c4DKB13b+/F3t4eC3/MNTNKgagM",
+	"2JETqZp0jUs2VhUhFikpYknWpZ8dTlaV9mA4QNnt6lxPZuJS50YkWB+uDZ/jyhywHHvVx7BfCP5RqGkh",
+	"Fl8fjIthXhSAJjKyWsTBTjuYn8sK4hP2oLoSU9Pdy90Ql/Xu6G5Mdf1Cn+f3Ijb7hjusOwoszkVzUyuv",
+	"X3pU0mJ4aoDJ6i4qrVFV0TyQEWIHTtXukvoAUAEPzVzTQTzY9mXyLi6a60O2v7fv1BaVkjkFuSxydpz7",
+	"SRze9lWx7hzj6m3CUg8WlrILWlt1cBxgQ4SrRgSAuQe1DTrFqRTTYt4tTic1Sh+DS12+33XvlxHwgNJ5",
+	"nvuDGg+9CfdU8fiy3kSGwBIAv9VdfdZlG1YlRJH8w3htVwcizYtCzcAdJ2CFnWrab/BwtYg/up74T/q9",
+	"Vf6VFO1txNNi/sTi/xh164tv9a2dzRud9QAFP2iXeqV1OXegQw+upsK4zopgmNUOYQRIh7zRWcRmZW6M",
+	"kHamHifJ1xBTZa+npGf4Ets6luCboyNi3wjgVXKZm5zabJZr1euK4chVncsFSKZBLI+c4qHuOOBJDuZv",
+	"va8RgCcE5ekG4seYTGpXStaxvwhX7BElNHjOqi7SGs89fMHHKPI9bX1ShC4gti0U85qb+/PL1Ltc69/K",
+	"3LhEg8PnC6YSeYID3OZ2M8I+vRHDC8Ocq8vaCRiVIVnmRxMxU+YTaMcYc82e79nj84eGtxzL3v7eHjRm",
+	"At4bYIyRywyHcT13P/WayCRjvf29P/cPIU1EcLuINj6P5aWgkxgxcpF/qWPT6upykofbdm05uhcn+kQl",
+	"rsEMcEodta7+x8Wdt6l+XQeIsrHV5HNVlUx8nIoyB56K3vLx1L+TkloEVAh14e4kl2IlRP/8PmL4ZWLC",
+	"zTl25Tmc/tWGw84fPB3B8m9jQZ17bl4AB6nHSLZiLYZ6A0QBSwQhE5jGJ3mgnUAKYdVmIHy0BXtiHbdE",
+	"MMVvLUmwOq15C0CyO22Z1fb37qfgX7ch7g7Cb4Ep0YLlP7gtE/agC/thpd5qKaprvMnK0roJ//hGyJEZ",
+	"bx38sP9gxXEbvuxvwA8mjyOgLgv3+Q2+8INL4+35C3vPrDPwYjl1RkCdKvCCsT1ugjRdEhxp0bDnWygO",
+	"O1H3vjYpfSxgiM/1ITbYEH8Y3fKLENMOxaKGVLdqRfERtAy00u8+H/LdLIfX6u7HoQsuZuoVT40q19V1",
+	"9xN8iRNeP6l7Nxxu3PI1cMsvqlKihM3UzhD2DJyEQhr65qyH+TlsRNF6psqMijpSlYlQ+kCSbu2g1XIn",
+	"5Gqxw9+/Hqk7kU8odGciVdeinB+rrJ2z8Z10GMV4IXxG4qocYwowFVS5N1PllUYKh1xqI3jG1JC+/EZ+",
+	"10Z+5QrxpSYP+8UC4rrp9AHkVgtTTVfR+piqhOo7az5rkZbCsB4UNSO9OZK6JAvinbhov25MOzd9Mr8x",
+	"O9T5wnntbyvZGoG3035gbfJYoR43y3NY6k5kE1haoxjPstCfoVVBX2WwQXToik0bXhrXF8WqKdRdLC7f",
+	"PeXlkmcj0ZnSPVaTaWUczXaNAUatrDLzjIAaOyAmKhOFPmBFPhQmn7jroSrEChcHNotGl0IpwjELMTRM",
+	"VQZhmf5Z8QLj8P45AwbkGUndKeCYKYyaxrIQ16I4ZMlUlKmQxiPwTwT3nWZmplhqPegy5xEeKLAuiI8B",
+	"ibdcsmFVFB1NCL/Of4RlW9fQPM7upqA8fPonjMg3JkO9afD5kN6qVCNgTiK9YT/6vQLvuN+xZ+iUDMYV",
+	"DA7kJOiD7nrsiG27gTTLFJQGT+xo21Es/U9YlXwp6szxn4KAz3bE9veese13RVabsdAGnaqyFKnZHrB3",
+	"0nHMI5je+9dM5yOpGdL8ZmykBKzTbqFGeevZsvDa61qU3JjlGtJyYsPZxsJcAwuTGokb7l8PunSxv44a",
+	"X4XWuZL39QZFljsakB+RLxkqNTujvKdKA30zjjTg2T8qPOA+WJNUZMlBk9s5ou7Za9G3thKic2Yiq1Ko",
+	"G0BbOZZJyo0YqXKesB6pB+guHCmVzfKiiECxjMQlT68iXIE++cSeSy/B6HPSQPSk5tzc8QET4BpSQ9lZ",
+	"WAMW66gMv6LqmmUOaURP/E9RKqiDiairJJbQ4ZgHtNP9ATvyhMb1q4R8zDWQ4tHp6dm7vx69+XD87uzs",
+	"5Pji9bu3Hy5+Pjs5//ndm5dRLD358QtiPa5rdq+F7uBrZrega46l55vNQ7hXa+5gFtOlxhrVRktsyi1U",
+	"yrF0Fk1ddzS07860EdOdagqMgSyx//pQTT+475f0IwI0YEMhmNfymhY/U23q3+66Y7/Kd1b/77Uo16pA",
+	"tn6X9TskXiop1oC2GTZwN9Py4kbeZBmeGLrPqFrno7vFoR6wlaz/zpgYeALR2dVIMDw4JkYv44azu8Fh",
+	"/J70Q8ALAEMzYsIKLjO3ZWPpFazDA+214F77es6IaT7vRz4m3I40YVQsAYWpA2yC4IqwO9GqbJOOhcaW",
+	"/dxgtbLnYWb8EujWEAcJsZBzNEiQNYNdLCBXsNsBV3SiUljN/DWBUjwmTERQ2RVgRUyUFHO3O+9rBn7M",
+	"zU4+mYpSK8nx0s4uHUnJietczHa43oHiXrJHB+w34NZEruxJ7qhf6Ge7aYr8mmA6Obp+qVJXuZUCNRHW",
+	"eU+vWC+xfqDIXssDZk88K0VE+Wd/gB0sEaflEHflLNfO5rKjoUML7y+yGsYBufbRx8wlcvr1IOSZSGU+",
+	"BCsgR0nfaSs3eTWsK4UiJgajQSyBHNUvByu59M6rtU3R8rkESlPTuSr2ndtEwX6W142vss6x08ZMTz7m",
+	"Hcf5GzE0m9Bolxp4I4AJvlW47inkQyH0jlGjUXE3J28oxAfxUUzg5w9amKTGRmrgL3U4ZIFOiKUfyKoC",
+	"6+LZUcgcCCjl/1kpQ2DYAQwMeYGEaYS9v3ClPRF1LJOhECfwgKQ/YASUxbyP5hpxHRAfUoX6TsiO1MUr",
+	"N+Y34WCEb7PGLsbGYn8qDPuqlLWBHkikFbhaeO3/SqhjuLPFPuP5tXglmsb6UJUjZRrR61bjA1sDNdt+",
+	"PYSkEQUjxMfcqiyEqeKG+psiNhPIzm61khZgJF9haz4E0RCFAxVTc6iIGX7lbC8Ay4Ckj8jhvhmfE6JJ",
+	"CFACnXgITbIby4WfGtAlbZpmYQXWNJD9qjHL9VMgR2kqpvcqLvzjgWucUDOgDzfv1MJya5MjhNJAkR4J",
+	"Y0+/VS0g8Pt65hphah2+on2/rw8LChyqnVzC9O9pStK30zd93JaOngVTk5cGK5wcdZbr9E65Fju51EJS",
+	"/mCwFWEN9z8rUc5D/GJepuOtjmrtZ3t7n1Ou/XCbDGDlbrfb/ER5WfJWGi5Y0yYTFuX5MdyCxE46OWjE",
+	"COivda3DpVJXOqIqg1h64FAgLSoyOBQvBRY+9Dy1VCV9vM73nmtIigD301ckDycQJgPX6l6wftZJw20e",
+	"yoZS1sMC7dltx0DYIMFrz0SWlyI1SQ0+kmDG+1/wgr/YwRLWU/6Wvxhlpkkf0z9UxB3Ln+C3Gh4TUcc5",
+	"04IXIqPQyCHEN0Pu3G3NEqf7E0ZQnyiHIotlkqpMJKwH4Tv73GP4dz4Mx8Du7oUynj4zCo4RRjOzQ1hF",
+	"xCCZv7/3rEZjc5Xo9merpex44uMUPMmahlgN7UvNStXuruHivMGDay0NqJ/8DJ/IeOo62M7hfGC5PPQu",
+	"uQfQT4y6EjLZeGZfv7H3KpfYUkYSWZLu8XIXIEQ1VYQvRgB+zUzcxzREFeme3V2lB/C+LtBkRMTER8eT",
+	"hrHeTNSxqNNfjk8cxAUGo+gfePHrlwy28baOpUSuKGg5q6PBTg/rGnfKWHcY6CBm7loUklga1a6lEctS",
+	"oiMJuRPSkFAuhYgvyKmMvBBzVZWa9dzyxnJBAcNbRujH2mfWOi7pH7LlWcDJUOtV/wFj2SyxhMXLNXxr",
+	"oBZYGknY3ZTU8fVujetWrqPrbsFio93Taq8939v/U6vB1mr62U3ROdKLH249ELzpnQZaNAu/x5x4c//+",
+	"yNMrlktXIDydWht2LHhGpvMblfpky4p81efotgdWG6gttrUrNfEC0tQe99cJwObbqRACCbVmbKlmGidD",
+	"2gx0AeiB3vnzFz/0I9QboAxI5q/E1JBVNFal2Snya2vkNEykASQuq1JClS2ZxwqStgwTPnUW6gAcZzPG",
+	"YplcQ9vcIeNyDkHlWIpCC8r3KsmS3WQAMHAgoDRtp3sJhbVmaB2wI286kRaRYga53UozRGXVYSAMGI69",
+	"7A8LNUPQZuRIJi+BQ5DkQpQT/RfIrmEkHbM3sQTULYc9JUHvXKqPrhgI5lpNAbS9HybfAmppnFjmIazo",
+	"Q8UyWIZSjHJtROnVlp1OMmBJweWo4iMBa48hepERnJ59eZeW6FRGUF1+O02EX/lBdFGwqI3x6PZLpQrB",
+	"Zff97rUbN68y5N64G26pjC6clFgpJlMLGziEzKYql+ar1U4/ihFV/3RYNffQS3VOOMiadbTfTAueLiJ0",
+	"NZLcKIBKCox5tCX5DqiIA5xv1Lb26Naeg8FeHNFFxDbV43LOTt+dX+yevr/YPT26OP559+XJm5OLEwB3",
+	"TpbyyEkUy6RQI1WZJLLKDvLU5ziDxMst5tYS+L/ffCog6aNkDistMra/9z2+lT3VY5k0c+hUGEJ5bqir",
+	"QQX67AWb5LKiJF8sUy591AEmY5Vfs36QKmGoSbKjiBBKVihTr0UxjGLpuGLAu49YiMupSqYrbV3PGivP",
+	"IZ2dOdVDio9SIlTk4q1OLCng9hulRpWHjWtpv7JCjQL8v+tc56Y9h7qtWamKVksr2IifFTe9ZyrySxQN",
+	"nOMx1eae/jUXMzCmtV/gDdLIg2X97OrWPf9cUwYwAqXjobbvGh4LdmyoUa/maaeBd264qTRWBWQqrbB3",
+	"Kq3KEuEVlWTDHANJUW3nAG6mQ/VBACACDcyVjGKZG03YJDpiWoUBDonRMKR8Eh95asCA4kh2QUqus1vq",
+	"l3m6tr1Sdm4rEhjbmv3yH8cs5fqpW6WamYltvUDvE2w3u3Pulqi4mqctWGSLOYgRVldeibnTL676Epkz",
+	"cs16SQ1ZRg0TOukfsARIJewhmlaltu6yi7LH0prI7FIMVWltLujuO8aLsHjT8SA54C17jnS25tGz77fj",
+	"btb9SPIDs7z15W/sEjzudv5lnnZCr72TArwR1wX5NdR931twXjcpsD4PvC0C33UEHXwcKhxuKWxdoC5W",
+	"3JyR3JUX/GWeHnMtHtF++TIa1r1HZzeqFmttodx7C1q5a9XYaNqihwLou2j98wB676a82302XwM3sL0H",
+	"1h2CUMROcVasBkY8wcX3aYUUxIgwsVOKQotY0o8s9wKmSrwuqRciIWZKaJ+i2kSJnEJUSuzRkNsRjen9",
+	"PucoWLt6xF/mKSEHBvmw39cCwnCT53qaniH8Cs2kcK1FHlNxeI9j91P9xN93P+k8EysCP+cQEnCGY1rO",
+	"p4AsAX4KRmeN4ekY2nR6yTHu4p2XuXbdQgfBFRCa+fcdd9XFfCp23sGT9AGTSst8OLT2I9NcZpfqo10e",
+	"P+Y5BRx2TlWRp/OkD+4Oh7kAYRiWbZSVRCfPmU2qKpkq81EuB+wcwxF8zqAniHE5d2rerw/ar4Kn41ji",
+	"VWGs1mURW6IgEf6Yayyq9ATAMiNDGR53OTc4XQ386eiMBlPC4hY1kwN2JOdO/SK72f7efuQBI/2McUKZ",
+	"EpD8oyrPAdt/thdEy+0Hs6o+E4WwX7CSGSnkUtjltdtvCgvrKhJcyGjGdSyJ+iWWsTyCaFyEhKLsp5OL",
+	"A89r7OM8+CquBn02tieAuhKZa+z66eSCPhelPGPpkgoDdq6oU9aOEfLcH5+fvWIYxGVFfoXriQNElAbB",
+	"igxVsnzCRyKWasg8nbJ1/61TPOH2VrIkEVSDki04YQpeDthv0GwsWRKcFzu/iLndxvb+qeDGE2HbT958",
+	"7QUSIgkQERNeXomsOeTPuXGtQLG8rAzTJi8KatVzX+/ABUxxixXQLICEFt3cdpmayULx7Jd5+pJ2y32O",
+	"1TaGfa9LVmOM5jKfVJOtg2c+6ZBLI0ZQr9Excp6JlWPecPSe2/sfH2RYpUa09+YNVTnhZutg6zKXHNIh",
+	"t+rWc2J9HwP70Q/RZ7c4CH9SUjz5ifuSJAAsUm/6ZrUw3C/+QtRfHj243SQ/CulHvNpuMOYf1hgPOaUF",
+	"hO9/bWALQ3iYXYwFNquGZj7pcwgGEm0YYQ8HgUBIo+KFRD3ijz50E6y+vxUk8bdipCNq7wZNeGOzt2kQ",
+	"/ApBxJ5O/GX7nTBfnAA+gjXvE+mr3f/3r8l4CCmBSzScwhozNxybQROjXi6T3HbKxVpopfBkYEB578PB",
+	"0DPVS0AzuTE/OGyB/oAdjxW25kP2GBMe/uGxXOxVbLQfpfZea6/Vk7Vm/VCUjiXZwQZd86ISHY2Ob+oK",
+	"hPXkR6qnuI56CJ2fDYTWg6oV8DUaYmiWMkYgtZrl9+2PLnK91NVyc6YIvTrIOSDoQK87JcQaGaFYNlNC",
+	"Lh0ESHt1Pqh/yBKYq05gfOuuFQW8uR6w4wbPH8wglug22veBErKabHSYF8ZpAbSh9vf2upj+1ruBp4V9",
+	"QhWCjUUBRK11WQdskSshphrjBrpzInaAxjSEtO7Y36wDZx92CVUXKIL2P+xxZffYLSvEruYppre37uKh",
+	"4R0rS2AXRnSzRtBf+5Nbi47JfvvpQ7uVT7uQ8YP0YYX9VS0dVVbcc8kS19iWfOsJxguv20CArEJYbDxD",
+	"wRVZRHpFOJz6Zk7xEXqsoEy9OyAb4IpqQcXCrgbN48MAxi8CZvt6EPzm1O3CzsSw0rzQB7EEa6sLLpXt",
+	"slXd3ofY6bT9WgZ/tZrSlfzbK57vPWcJCvMBi7ekmH3IxHWeingrYdtvxcwH4ABMy/7CMmHQ92G/+T53",
+	"WBms7TcKegtiiRp5sM3++///X01cSahxyUdjE0GhIETN3HMgWjzz6NZ4wBx4yFqA84Pgoa8KziVFPCWD",
+	"gnos/qOKcUSF4kt9XlDWKKSrBjwAZCD4AnYGCV3+xr5W4jDeLlU2xxKgoSpjSTOmsqGfjZkCYy+VXCbp",
+	"9Qca5UOBw/SgYDvZ5dMcNxQY4EqaXFZYo4nlkbn8LTdjaHeLrP2fjoPOmEZ/BjNqhJgCVNbHDb1ErwYl",
+	"ipid7fIr2Te2r0TtfDAeL5QU1JsiFbwwBOcX0I9q00LzifBLAbOAIndcVgTSdeD0wUMwp0lhdu8luG8D",
+	"AXUqv4ylvWV5pxplprBHT6RDQvphJ8tHAF3msOSBhnIZIH15R8bSb0lfheqC7JUWuhUpfGFTNjdh3e4Y",
+	"y2bOAdbPSbzrauxB2qBB1QA1pUv7NtewpUVG4g1dkm5BfEEqrMwFAHC2N98og7piwEiDmHKOU8PViaV9",
+	"t2CCIOeuBxKe/X39bH/Sw3P/A1Y96M+8FELWlpF/pD1ieWpcod8ANNbzP7PtC6XYxG4LboyYTI1enqXd",
+	"iW+d8A62cT3PhCnnO9Dj2mpcgvZeUy8TxPIr7c18SGBOWAcqOusk3146Rw7D04CUJbA2q1KAcAYqzitQ",
+	"39tR669eUp+ASd+n20IZ2tasl2AbtG8/37jd69Npeo593lQMRBgjsgaDv0dPBigQ8oy6Ks3Ca+4pskst",
+	"PEvCYBVDGEXEE8aJqDMHHUbiIyx2CwkwtKKR3rjvWjszaPcTGK8raiGwv5hip4tnZkL2Fx6cBzeaUd4U",
+	"jCWYUS2mXG1ZrbAV+wMWsB7QETbMi4LlEg/Y2mzejtj2kevZyYQnOfihhdvAWfSq9FAF4UALhgH89IEu",
+	"JMOAPtIC4IE/ZgtVm3qDbdaD5P21iOXCyh44VIXawKupw+zN/QgadfzZHzF7wJul8z2GT72C7EfJqAEC",
+	"4fqH7VgHHqQzN8u45LFssRp7y1ugaQBqw+ca5YcsuUtlxv6lHIA8WENw0qy2xVqeFzzBvkS/02JxQnBn",
+	"y+XEPu6Um/EapfTehG+0MXduZe40t2e06KBQX2VXhz1Im7dYNvbKWtsry2oCipNMaU+DMEzSv9/Rqqru",
+	"ZvejYmY1E0SyRKaj+jgn4EJXfeUiHXkI3NFSCMYqqfkQkomwilgcuFD6ZT1SOEy86KnKdOhEO/unSbeR",
+	"irBT+7Lx0S4MPVAFULFYF7vDJmgLPt5jzwCi12KPRXNtfiOMcBYyqbhQp53XUGDEGwm5I2w19oEkh81P",
+	"cQMOGXJtuMygdnKGZhsB9mvXiVxTnQUmSMElg75+lvKpqax9BEZyjt11E54Juj+WAdSot/3sRJ2SnfLS",
+	"3pVfW+PFsYTUgKTusjbKlY6OKnv8/GqX87MLdB47ZYGz2+DkrmOVupOTWhBCtj8nA3mJAhDZ7VpLX71v",
+	"H5Dwwlr8V2K+wiXONUC3wkWPuHXpGW9yZ1IuZGeCDrSvDkbT4zpM64W8T9GBGwb97N1LsTqxhY0AEDFL",
+	"JL/OR9bQHKSlgKpNXujByOGzIw2Bj7xkGZAO9pxveCXm1IeUG+3hj/u1VatzOSrETgX1Rfat5UhAqxfr",
+	"eeyGVmcJ3sHtgYcL9T7uZj0WpZgoOe+0/en3bc0UfoTBxrS+keG1zlY5UjJc7XsYQAsCM4R4U7fE/DWE",
+	"gONaixLVLli2iA9HkQ3n90Y+hM2tyUIMqiUGgnh2bfVuHylFaui4Iy9TuWZTpUMzsPEUKC4WYHlLteBi",
+	"qLIVo22oikLN9CHjPjcLRroQ0jXNWMMT+iF8Dw6k2qVUlUzb8Qt8SOPUf5K1zMfQ9I7cp9vgZW6c/Dtp",
+	"otCtf1AF5BDMbjq0z4IqE3XzAY7gaQnrJfhsaKZi2B/jyk9yGctLrsUP+1VZ9P2RnWeu8Nqf2K5uAQLN",
+	"7kCPIIqsWQODCXgW5UjHDq/Qmzoub3HDWX8G61GuP1HRfY/8jXQ+sJ3AM0hm3F06b7CpvYTezUpYyDI3",
+	"IS+9ZFEFGZblB1Z1LKnKn/79AXhvk741Eipt7YsA1tqe3lZB1aOuqsrF13g0cXu0wzuc6p1yDc8eeiat",
+	"bf/Zpm7/EWg/Az8zBGslbNCHEvFP9dH5GmOi2L29LON3BxP0brSSWL2+2OA3Udfioczn9gbf8O1WNw8H",
+	"FfP7bSXzf3+qvphJAKmxiTw+RFOMXdGHOyzHyqjuk/FfT09+sgfV6dufWDW1h+AL9uuPrLf/7AXbPi0V",
+	"gCbAGL5SgrPwJgAZGGz3sRgY/sVyHctSaPuJ7YjcsInShr149pxNP9K5uiOg4DRzBqzdyFMIVrGJMBy4",
+	"eHsFQdQyYdJBazCqmhaKZ6fwko96SE6qwuRTXprdoSonO3Z+TQGalnZmJkfx88t+cwd8KPZ/oxvrRg51",
+	"CY3Va+IVA7DSNAP0Z7u/DlkCE4ZKEazSneEm2Nbs/dmbb+7YfXaLR5zyud2UF0q94eUI+/+fvbjN+1CF",
+	"rsh+FVnOL+wO+Fot//cgmEjjHigR7Mi/Eq6EiLIsUxLge2u63U/2ZF0JUNehLFpOZ/i/VafylBu7AlsH",
+	"W//v3452/h++8597O3/+sPP3T89+iH7Y/z2OB71/TEf/31SO+t9tfc6ZDaK0+4+pGN0VVyOie6dy9CCQ",
+	"HKjnvxwexwNk8Bo7756bqxRDUZa86G4ebWSP1EwyfwvATVj3EP/iehYDJJx/VrywDmpWE3vkJWbQYumw",
+	"SnNdk8XjaUvjlYTJn+VWLSeXSlY6cY0pjmrAT4fB7/0Y+BIc6vgkcv/lnhsQ07sJqKE9yhHFY2FwwraJ",
+	"Ze+7Z3t7g709djlnmRjyqjCHTE+wZJUG0j6sbZgkyk3BS8mkKu3SgCECpZ12ohECiGPPq6/BbRATz8Yq",
+	"mC4ulQnW59AXi/L0alTaLRaxSle8KKgygWi0UiWzgV9BiO8jn3+ua9Bgt9KIEOKRsBzfGqukyQuABLDf",
+	"PG008CJBunZcDVhLqbG3Foqn7VZ1VZpS1XsIUdzxv+GwFZOpmSPM7ATNc/hzvPU2uCve6qiNOPPbeT3h",
+	"jev5dcJvkqT5d/2iLsiTUvi2YSp76UY2oSKXVxEKENnbgebR99eF1sdeFRHnmYZqbro0iVipDJCZ5FT3",
+	"G7SewZXIo5CQmoQ/Y4OdIbmLpWtnw6GgOox5fLDZWBV1IdaQT/JiznqlsPoEGylzJfsDFpLSldSjFVOd",
+	"t3swlnEd1IkfcH1cCTZWa7ciAoU0C2sdIr+wS3tGo7f79Y6lYRMFu12FIDGXuYMn2EhNchuhqenhHjkq",
+	"F/juFsFjxx3EanADdwhFLrENREm9lS3UUBGLeHu+ewsTUoSJw3gzAQ4U3IF1QioJYLhSNRGNHl+7LjqW",
+	"yb+UYvgXwtHgTI85tFrk8uqwvnaWS93o8+hq145Wk3NHHc3cp2MlBXtbAXwjjOE6LHzgwxk/f2r2ivgr",
+	"NcsU5O4B4gMGgd4AJM8k7QVNmu4Dimx70CBsSvzTEkBDbPRc9ABkSY6gkmDICy36C30YIWoQjgoXwNA+",
+	"jXha5tc8nTMEEWVGUdCWcekLhbZZL4HFPWBxyH0UbyV9wplcpIOidnC4llvbMsQMVdSIY4WgybRC2RQo",
+	"o/vAid876ddlptei1JBUBYs23qL4Q7zF7P/rPlNDHBtLUXvJbpGnQmqR1JnTKb0ywXv2kl36y86UkFSZ",
+	"FuW1NdQIS3SiAIAwlk3CqiWsmvevIfcK6HTtqFFsCTSq/fAgkb4BkOWsIVXLEtMJfiKGXRAs3z//HNiQ",
+	"L5RiOqN1eaK8Ulcg7MwLsCe9fbRqkT9er8ax00d1mXrNLHyvczOXwBi4RPW1KIx03TfExLQyiUOvu8nj",
+	"PJyb9iYfGuaAqvRn1YJTO+cSPE4ptDDO6Nj9BP8Ei/73FaCI54SYQ9GC2mphZ/Z+Rr8PqyJiU9+emsvt",
+	"tsxo8PxbRVLrKd46y/n8T2t9KgUrsI5ohVqYzz9wNjzbN3cTCkMuXQ2S4QxWjFv4hivY+wjK3oNwBTGn",
+	"oLd1nwZDmJzYoTNy95OpdUCrU3jhJ2c9MV1PUYrZDoFO8UKUhkzXATtZmi8EigE4iBq7wEOEKDHe33AN",
+	"3eLs1IvQjk5qX8SFmm6jUMxT6ZIn6IWExXFH80Y2b5TNeAuAF2Zcy23DJiLeOmCFSq8gYDgbK8gkPAR2",
+	"hpvATqFGqzKOjrbjjRo9Ybw9N2Kibwbh9VM9kaaEz0qSw8uSdxbTFmr0VfV6ufe0WiwAtG7G1ZuAiPeM",
+	"mmshs2M7TS0yiAqt1tO8ynJBURRFTFwUK3mdJf2IcQRE7SV1gC+JWIIrC/9lrU0EVyJVjYE6ygJE9mBS",
+	"xXXNgAsRkLLZKcwuuRYHC1kszzMjUgFwJdDyAnkGVdARYJ9o5+3eQzPDrwTzU6CGNeGyoxcuzpdr9isv",
+	"rzI1k1EsSyEz8LJdGKzkM/bzxa9vat79y5IDECwZttQ1n0wRQJxYRYJ4VSy1UVSfq4XDPKQY2lgVlFBw",
+	"djLHoiRMipYizac5dkEXBRsJ4xIaAEAnIXpoN5O/UA/YO8+hjquMLCg+NNajQFhyWSqepVybnbja2/s+",
+	"zTP4fxfHUlLE0s1qistPk8k1IhRnLrqqKnOpPiJGpzYQd5zyVBy2vmosYU6+LXtaqpH9NgMAkfEpV9xZ",
+	"EMvUSLkjcjtKVRZzVr85Hf6AMfc8vJv2s71fKuSi6AqGLcvKmhZA0yRhjk/kBjSn0J3RAUA3lInIAa7Z",
+	"dd5URq9BtdQpcXqiSsqCxl4sdEhJGO6HtWuHRnFaOJegjfd2AGDnSPIOrg+1L5atYGAQRW8igi3A/kVQ",
+	"9wCA66CFOuG/VqN/HVKEX1znqtIO9ElNNZup8iqXo8GDA3U1EsixJNiuduxbAAd11PP2pIQiEqtBIweU",
+	"gW0jpZgWPMX1gPUVZSw98O5lVUpjf0IoLPsuOgAm6x+EGRmnnyWqcJcRmvHcsLdU56JjSWU4pBixRcd9",
+	"V8L6DEFmyUYCNm4sM6h7z6A7FZFOO/S532PfBL7WefhGT09teV6TZW0U+fp4oicEzgBSFUB3d+jMe7mi",
+	"MvtrkIdf8jCWBXL58nWuWLlh8yOwM6XYnZPR3zR0PrSh0tjRS4Uf93aRIcS4GuHm3F30ZcIhWMt1iyjI",
+	"EdBxuDCpjrDnxbrI0hRAsZp9pZg4S8WGvPmqD/TVd0txra7EDuDV6VXJWXsZONXBXvgqNdeJzDYVdiuU",
+	"jQsk+dI08ZFqmjAq9lA7z1UD1L2lzS0nZNZZ1dmSnMhv3cv5w/7adHI+wV780i0hJxhFc46M569+GDVm",
+	"xHSnmnb2h7zBiue0gIgd11dkAZZaAa8pNTAEvRHIX8gl85sRvUkEAc0N6xmV8bl1nKFe5jcPsZgQybTE",
+	"EMG2ZonVpccePDGJWAJgi6+EsP+NNXWvBDAhySyWiRbmlRAnDsiOqMYhWajKCS8YcKxgHHgiXAlpR6M1",
+	"RhwPY4neMMYfEZgZa2Mb7dpwUVlJDQmbXLJLYWZCyI5ehnMjpu+njwl4h084N9x0RtZoE23rxqt8VUf9",
+	"MsZ8LRyN5iMm1eyzhCXqiCn9yssr3f5cHj4XA0VOZuzO8Qg3QIPn6dqRtHwRbYtPpyRTEApKarA8yN9D",
+	"TH5o7bQDtr+3F2FxMV3bPwyq0bBniJAD3JBunCRi6VikVyKzk3ehIPiTFdoBOwpCOCFNFECDIBWVLyXA",
+	"KXDDqJPKAbkzqoob8VxSN1aNUu2eCTyFmvX2n/+5P4jlOyc4ulYji6KHGoUtK5S+k1or4TA9O33AfF+B",
+	"qoChuVrl6eD7RfCxsbSckkfAJk8pCQraYGKoMUfCMXKALbRTDkiTXApeAprLlZBRo6wdhsXyhxnXLNe6",
+	"QnKSQSyXNo/HtpjwObNrLHiGodmEfkkaeSOj7FJ6lBc1jGUSgiehCkluBqZrhaNrjak5tbeeZK4wuydK",
+	"idCJ0KKqj70uaWqPTejs6UML9G1YbnXYXFXYkqratBbQDZkxl6GAP4z95qBn7g/SCuoXETBMG7JsVOeN",
+	"mwCsjSwtMLsZhVaV1SBc1ypowCDH6tBg3dA3IbmdP6Dq2GC4/TEw3OgIhgQTCejnYi52yB8WO99QmR+U",
+	"RH/puvxHOCTxZdavfvjccwhuQOifMP5Fn4Fxqv6ifP+h73rOSx+9sE6Ckqm4d3MBhgJ2hkLUcbFp1cZf",
+	"wpJMZFVqEgQ1hHhCGcEBdfru/ILRgPB3Ox4Ml4CnlvAsSwKPyzopz9n2KyE01CbHsuZUry6LXI8FIuvb",
+	"zZtVBSBOtcJBuTjG168d3vt3WT8FsSGoeGrdcIzd5hykQknSEQGxy527jVw8sEUbvETgFmKlWK0WHBwy",
+	"wpqvJoqBOkslxRw9ciDYoI5Koiq6FAzRVg5iyZEwyZm86A+Ij3Z0jLaxIzbJNdSZ5ppNK0NEczNHo+TC",
+	"n7HsJafvvYayT2h5xaRVxdiL6R2//c7AjZw/eQ4sy00t3ETzFFRekVD4c/Th+GZQ9MHS7u4qfIUADIUY",
+	"GojW81KwSiIUBiECUCFjLdD0KxuLUgw8gOCEz6EUnF2KWMZb8RbrIQIrqhB7EXrMWI1dCE8bTGuTVmUp",
+	"pHGXQnP+2RuWBBCRSSxxBUUGfOhYMCcKDfxvSJQWItJFmEJBahV72czOue+QFohJ3uMkwD3xFoDYQGsY",
+	"QN5hrxW8mhmXqhqNm3PqtmM+y8v5otaJneGasUsuQlRuYnsPqI3wq7e0ymxrB7d3zzBANR2VPKvVTmsI",
+	"LilVsUyIT//QdfNKz/oigaOTsEwJDbmcOUNxh44Vaz/F0g+GN3sQABhwEtgc9p5BA2tFi0KkhnpytjEZ",
+	"ZRVxLEnt1eBAeYnogNC8s//8eX/Afiq5hPJb6tmhDK9DpMOhDppQL7F8vvfcR2BKNVWaF6ggk1JwrST5",
+	"VyiP7UqmXuq11TJ+iuvnBB3TKffQXLWn9DWPCUq95dFvmxukgYbYy1Ra9yYOJlnE4q1zYT8eUjwPWVaZ",
+	"XOh4q1E1HstMpLnd/nNhDoNdBXXj2pXc47Og3UgT1qE7OmGfMj6dluoaqtPtcfsPkRqoVoC9SpEBNzSG",
+	"GHbplgQK/XfxnuQrYP3/Y3iYzvYEjXVX+xIV35kqFo1LawD9Mk9fqrQCTsVubf+rg94GklDNkmGppElQ",
+	"113y9CqJmODp2AONP9uL9v/0Ivq/f9hjl3Orv3v7z75n26/ywh5b/+lJ32NZABrbmEv2bO/XHwfb/QiK",
+	"g+ZTASDnETt9+1PEfnr9KmK/icvTiP3462nEfj55fQz45y9fMSczVJtgT8BtHUtSBBFVyFzOa5xPVdqb",
+	"CkBsgich2LojmwfIWgTpHbB31mrEmfzr6U9RLGE+9sXts62xza2XLTKPwI59irq6BKwwJeksAVb1njuu",
+	"cPXxj7CYyHdm15Jl7oMMtu1BOUSMNJRJ6P8XH3lqijlhG9g/i6y+CyYF/SdQnIADQ0silHUCKtKcqWtR",
+	"Dpj9IHQDtEBiskzItJxP7aDaqJKPhFvEsSgywnm0A0/ERJXzQ5gciD4ezkOAHoAWT+20mz2s/2x9pkIg",
+	"Ip5bHNRsQ2VPe2rAImBc5FsSIE7gZ6GKyrpB6BubeZ2w6O1nvRXyc7QFm+G2ANNPilD/yzw9t9/RdJyQ",
+	"/keqQbHbHsA+Z4xo4DfY9H9UbPpzaMF2wl2rrloPBMfb1Ty9owsD1T1za7M2IFlcAKWpO+qLN7gnraRd",
+	"G+CTW7ebwYrhwbxAC9yFTfT5HTzLLWjNPF+3OXeqtDXiKE8xGArxAXnfkwOW8In9Y+JKtIcCwoXlqEap",
+	"cAcxqxnlY5nU/3idJVg0A9YMFd+43Mg1zwv76Rytd+Q8aCdP3nkesLfW6IhlXWsE4O80GYJAta4SsdaT",
+	"M99iHrjEytefkvyN3mSTkNy4i0vl43ZvsF4phpXM+m3SS60X3qGsZVY/ULZyuY+nBVinZmJAVJsIBBlv",
+	"yQ4QAQUqlHnBgIYq10yUHLIr4JmoHT0uBXBa9iOkV/dVGEJmdZYCU5vj3Doj87DfocpyM2DHhQI0Zy7n",
+	"flbNyF8s20J/7E6Rv8OwOhxfWcfSp199kCf0ccJienCqsL8fEWPwrcCWNsESlrHEsai4NsW3OwDXqwfF",
+	"7gkM8AEGcAjP3APtFDliEOQmYmIwGiAsg0ekXp7DAfvu2XMgG/F6PWLPgm3l+6t7372w1/Uj9pyaF2OJ",
+	"2WY0/Hrf/QCsJf0BO+XWVYdcFnXi0IuEyzjYblHzuIPuVZn2WCg19iORofr0WAUwm03U9LGjppsz7QFC",
+	"oHarhjDUdw9/BqJHR5X9oi9LPnPfb3U5zTlsnCnPM2ccs//+n/9lj9aEKbmTjrndPJ6qmHhZ51Z/mZJL",
+	"jTNhY67H9nDGMwEAxSI6Ba6kmlGrDD2AjG+utTAUy6MgXsmNwDij1cMINWNM4ZpXhgKL2b2JDFE0ULSq",
+	"JJ/EHi/2SEDQnUBZzwKSBJIpQtrJHQGMM/3BT6fII2ppgLRyAT4vgoruzY0+hLoh7BEKHur6ghrMXe5r",
+	"qxJsFpP7Kv4JgvM4aosBO7p0FQpmXAoNq9Ij4qtYfvdsL9rDkyWE54GvORfmFuc661klEpzr2BmF/UJw",
+	"5JuPP3M9rnkjgBiq75sLGjlEuzOwq3KB3DqWsEGcVTB36qgDn41+rfvD7nzi1beulYNztPhi6+fpHDkj",
+	"bXOAbtKO3yT/8eI5Bj5joLNvwMAL3MrOYxmjvP8Gu2nhVMbW1+7w1c/ggPhAVe/9+ct+HVDz58hSqInO",
+	"nvqdFo/zWBrFkpkdwBxh3A44CBMpzEyVV9TU78C166dR4s86201Yb186H0tXN896WgiW/LNSzfbewwah",
+	"j/PZESCVxA0lkGQGnmndU4wv1tzQmMSc8FxKYXz8kSwKehPqkNbVhOUyLSpAQa1brmO5sArRoqso+cR5",
+	"ZDSkqwWcluqyEJM+dsZt24Xx3JTBFso1++6ZPZe3oZ0Yy5TdGm1rdw+u+PZrqavhME+hjZk+5wH77t9B",
+	"e/kPvc24NwaWvv6AOd3pEXAXQrQOsIHUeyx9ggIWC0js+4NYxhJHCjuprSf+j4oawX1DdN0X2Ozxxk7C",
+	"vtOsgOf3IpbUC7vEKNWG6BA559gEsL3WdBuwV6pkz/cBF1Zj+jiWNRA8fKeZ2hny1JqEAWfawiPrj/Uh",
+	"VarI1Ey6fZDAfrSKOgEzmGiZrAA07E3AWRyrmTxk+bDxhSENiLtcu2MkslYpDvmBKlSTOm7uikuR8BRO",
+	"pWCK/2bFieQzkKOxKFrzxYvd9WuLbrswzycyhoKF6qj3pIxucEhsqj7XIM96pCEB475KfTAtH46An4Ba",
+	"/45H+WIO1h/kI2F26gG8l90KzoNeNi+0AkzvhhpB0PWaTC4vW+Yv1SyWvcT/QAX1ST+yr4YWbgd+zRf0",
+	"or4Mee/N8rokp18Fo/g7KRpmqPVO1Ezao0OVaB5BZbGSAnsK9vf2+w+1mymLsIpmol73n+ni9SR3ruf5",
+	"Jnenyao9co+e/gfBP/Q2fTClTmqIe31kyld0qqlTPsJSwysxZxzNHsfODq6xtTp6yUgYOhGpq00n/QOW",
+	"ACBFErEkrUqtysTr41hOrVWNJt22th7HR3OMF7kokzK8SMAlB+NGMl4UHQqNnv1bsBKfvxFvVmrgxeFs",
+	"b335G7sUX2qXwxPbtrlVKLDy5B7BJ1xzy+X+eeIg6+u209Dpz1bfPmKqyLysReBEjwSSW5h8Ih7O9we3",
+	"eDUvC3mG4UHgIq1hf7qVTu9+H5LfQjGDKHRXAtfcOSQYtbajzsbcBI4+m6mqyBztiht10Vc2oWPOKQZW",
+	"FNY9h8CzURgw0HwiHC4Z1yxZDIH4IhycNg3sXXj4JfBdb4h+9FbhmiFXiJJ1WGW7Y61bHXd33ZKzHsum",
+	"t85u56z3B+yInb47vyDMQ/oIuND12mJVMp9OBS/BI+TQcNgDrlJl/yCVY/wu1MgaCcSg7WoC+hRGCVPW",
+	"yDkDWHEeJ9xvEZcOUVMhdeS/nmwWetkvPhbEuIxLDWl/NlRpRbhDsNV1I+sjWbx1rKTJZSXirQF7e7Mn",
+	"uxBHWldH9remp/7kfizMosvwgTXd+K8PWZoEqKONtN8QhAY3fqq0IamYEQZmIFEpl07jQmmKqwrxeEgP",
+	"Zfxh/mF1NvgidExz7VOq1IzBtZJBlteKMJwzdUwXc6/2Va3G5VSPRDHdFqJXO6VvL813tvBe68jgiunt",
+	"TU3j0+ai/oFtvbVgH4ZH5lKdcYvd8+DJqmYB+KctRDw9qsx46+Bvf7dChqxJ/i9/tzeU105kq7LYOtja",
+	"5dMc5ItmsqhpXktsAQIQ3ksoJwGSJBhoUDckTIThINkLAbV8JHeqacQ8gRG1h0cBYpX0jILM543rkbH+",
+	"fHno99aAmnDJR2ICIXmoqFxc5GAgrNBZHuh1I8GiWe+X/zjusx3qjotcS5gdMxNprhFe0A97NU/bBgXt",
+	"DO1FNR48/K3lYueesx3G7StVvGBYYorFO0NRuvpLZAGDMycYecrn2G+2PHboZ+3UiUfaqO4Q2dZk1obP",
+	"ofMgYtQeuQDCFTw/3L7LUzgTQ1EC6V/GDR+EdOD0Q+uaXItCTe1r7QBoxlgUU1HqQ8YvIRvZ29/bh+TV",
+	"tFRZlSLOth86q29vGfwUuhbYhJdXwrBpmadCs17G82LOTt6fvT9/yfzcoNgJt9SPF8fvz19eWFsgK4T1",
+	"SEEOMoygcJbydBwuC47f8nx7fuMRC0uvcwOWhD1K2A57dfRvETOCTyI2VjMw41V5pSP7WUyegm9grX4l",
+	"DU8Ny4TheRFuSXcqtT/Y3WcFuy4Pgi9OzV0uAlGLDv69TcBVmlt3pVRqyHaYsZt+omQOsTEslTX5tZUu",
+	"k6dXooxwD6WMGETt86lypLCfrPkak0klUYkvoc5VWW6YTkshCIMV5Z3tuM0LOwIWDVg+keA1okylutIY",
+	"OJhShCl4LJRlb/3+99//TwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

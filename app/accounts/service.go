@@ -199,6 +199,8 @@ type unit struct {
 	tx     pgx.Tx
 	cmd    *command.Tx
 	mailed bool
+	// queued are the dedupe keys of the messages this unit put in the outbox.
+	queued []string
 	// authChanged: a principal or session row changed (syncPrincipal, endSessions).
 	authChanged bool
 }
@@ -397,6 +399,7 @@ func (u *unit) mail(ctx context.Context, dedupeKey string, to recipient, templat
 		return err
 	}
 	u.mailed = true
+	u.queued = append(u.queued, dedupeKey)
 	return nil
 }
 

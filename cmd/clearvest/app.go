@@ -1,6 +1,7 @@
 package main
 
 import (
+	appbroadcast "clearvest/app/broadcast"
 	"context"
 	"fmt"
 	"log/slog"
@@ -52,6 +53,8 @@ type identityParts struct {
 	// settings are the admins' settings (fees, thresholds, addresses, contact), read live by
 	// money and referrals.
 	settings *appsettings.Service
+	// broadcast runs staff e-mail.
+	broadcast *appbroadcast.Service
 	// community runs testimonials and answers the public social proof and badges.
 	community *community.Service
 	pool      *pgxpool.Pool
@@ -147,13 +150,19 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 	if err != nil {
 		return identityParts{}, err
 	}
+	broadcastService, err := appbroadcast.New(appbroadcast.Config{PublicURL: cfg.PublicURL}, appbroadcast.Deps{
+		Pool: pool, Commands: commands, Sender: sender, Clock: clk, Logger: logger, Automated: svc,
+	})
+	if err != nil {
+		return identityParts{}, err
+	}
 	communityService, err := community.New(community.Config{Levels: cfg.Community.Levels, MinInvestors: cfg.Community.MinInvestors,
 		MinCountries: cfg.Community.MinCountries}, community.Deps{Pool: pool, Commands: commands, Clock: clk, Logger: logger})
 	if err != nil {
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, settings: settingsService, community: communityService, pool: pool, store: store}, nil
+		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, settings: settingsService, broadcast: broadcastService, community: communityService, pool: pool, store: store}, nil
 }
 
 // depositAddresses are the configured deposit addresses as the money service takes them; in

@@ -1,6 +1,8 @@
 package main
 
 import (
+	appbroadcast "clearvest/app/broadcast"
+	"clearvest/domain/broadcast"
 	"context"
 	"fmt"
 
@@ -55,7 +57,8 @@ import (
 // of the sets before it.
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
-		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations}
+		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations,
+		appbroadcast.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
@@ -76,6 +79,7 @@ func newRegistry() *eventstore.Registry {
 	plan.RegisterEvents(r)
 	account.RegisterEvents(r)
 	support.RegisterEvents(r)
+	broadcast.RegisterEvents(r)
 	testimonial.RegisterEvents(r)
 	proposal.RegisterEvents(r)
 	settings.RegisterEvents(r)

@@ -208,7 +208,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
 		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Approvals: ident.approvals, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
-		Content: siteContent, Support: ident.support, Settings: ident.settings,
+		Content: siteContent, Support: ident.support, Settings: ident.settings, Broadcast: ident.broadcast,
 		DevClock:       devClock,
 		DevClockMoved:  maturity.Wake,
 		TrustedProxies: cfg.TrustedProxies,

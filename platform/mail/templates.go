@@ -23,6 +23,7 @@ const (
 	TemplatePasswordReset    = "password_reset"    // PasswordResetData
 	TemplatePasswordChanged  = "password_changed"  // PasswordChangedData
 	TemplateComposed         = "composed"          // ComposedData
+	TemplateBroadcast        = "broadcast"         // BroadcastData
 	TemplateKYCApproved      = "kyc_approved"      // KYCApprovedData
 	TemplateKYCRejected      = "kyc_rejected"      // KYCRejectedData
 	TemplateDepositConfirmed = "deposit_confirmed" // DepositConfirmedData
@@ -97,6 +98,15 @@ type ComposedData struct {
 	Name    string
 	Subject string
 	Message string
+}
+
+// BroadcastData fills TemplateBroadcast: an e-mail staff composed in Markdown for one user, a
+// role or every verified user. The HTML body is the Markdown rendered without raw HTML
+// (RenderMarkdown); the plain-text body is the Markdown source, which reads as text.
+type BroadcastData struct {
+	Name     string
+	Subject  string
+	Markdown string
 }
 
 // SupportReplyData fills TemplateSupportReply: staff's answer to a message sent with the
@@ -216,7 +226,7 @@ var templateFS embed.FS
 
 var templateNames = []string{
 	TemplateVerification, TemplateLoginCode, TemplateNewDevice,
-	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateKYCApproved, TemplateKYCRejected,
+	TemplatePasswordReset, TemplatePasswordChanged, TemplateComposed, TemplateBroadcast, TemplateKYCApproved, TemplateKYCRejected,
 	TemplateDepositConfirmed, TemplateDepositRejected,
 	TemplateWithdrawalRequested, TemplateWithdrawalApproved, TemplateWithdrawalRejected,
 	TemplateInvestmentRequested, TemplateInvestmentApproved, TemplateInvestmentRejected, TemplateInvestmentMatured,
@@ -407,6 +417,15 @@ func checkData(name string, data any) error {
 			return errors.New("a composed message needs a subject and a message")
 		}
 		return nil
+	case TemplateBroadcast:
+		d, ok := data.(BroadcastData)
+		if !ok {
+			return wrongType(BroadcastData{})
+		}
+		if strings.TrimSpace(d.Subject) == "" || strings.TrimSpace(d.Markdown) == "" {
+			return errors.New("a staff e-mail needs a subject and a message")
+		}
+		return nil
 	case TemplateSupportReply:
 		d, ok := data.(SupportReplyData)
 		if !ok {
@@ -534,6 +553,7 @@ func htmlFuncs(lang string) htmltemplate.FuncMap {
 		"lang":       func() string { return lang },
 		"button":     func(url, label string) button { return button{URL: url, Label: label} },
 		"paragraphs": paragraphs,
+		"markdown":   RenderMarkdown,
 	}
 }
 

@@ -80,14 +80,6 @@ function routeTable() {
   });
 }
 
-// Pages without a `page` show "Coming soon", the one lazy import of src/app/router.tsx.
-function comingSoonChunk() {
-  const file = 'src/app/router.tsx';
-  const imports = dynamicImports(parse(file));
-  if (imports.length !== 1) throw new Error(`${file}: expected one dynamic import (Coming soon), found ${imports.length}`);
-  return resolveImport(file, imports[0]);
-}
-
 // The signed-in app shell (sidebar, bottom bar, account menu), the one lazy import of
 // src/app/Layout.tsx: every signed-in, staff and admin page loads it with its own chunk.
 function appShellChunk() {
@@ -122,13 +114,13 @@ const total = (keys) => [...keys].reduce((sum, key) => sum + gzipSize(key), 0);
 
 const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
 const routes = routeTable();
-const comingSoon = comingSoonChunk();
 const appShell = appShellChunk();
 const failures = [];
 const rows = [];
 
 for (const route of routes) {
-  const own = route.chunk === undefined ? comingSoon : route.chunk;
+  if (route.chunk === undefined) failures.push(`${route.path} has no page in src/app/routes.ts`);
+  const own = route.chunk ?? null;
   const inShell = PRIVATE_ACCESS.includes(route.access);
   const loaded = closure([entry, ...(own ? [own] : []), ...(inShell ? [appShell] : [])]);
   const onDemand = closure([...loaded].flatMap((key) => manifest[key].dynamicImports ?? []).filter((key) => key !== own));

@@ -6,6 +6,7 @@
 package accountstest
 
 import (
+	"clearvest/domain/broadcast"
 	"context"
 	"crypto/rand"
 	"time"
@@ -169,6 +170,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	kyc.RegisterEvents(codec)
 	account.RegisterEvents(codec)
 	support.RegisterEvents(codec)
+	broadcast.RegisterEvents(codec)
 	proposal.RegisterEvents(codec)
 	codec.SetCipher(cipher)
 

@@ -78,7 +78,7 @@ export const switchedUserInvalidates = signedInData.filter((tag) => tag !== 'Me'
 export const kycUploadInvalidates = ['Me', 'Kyc', 'Eligibility', 'KycQueue', userList] as const;
 
 export const api = generatedApi.enhanceEndpoints({
-  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings', 'Passkey', 'TestimonialQueue'],
+  addTagTypes: ['Meta', 'AuthStatus', 'Me', 'Session', 'SecurityLog', 'User', 'Country', 'DevMail', 'Kyc', 'KycQueue', 'KycCase', 'Eligibility', 'Plan', 'DepositAddress', 'Deposit', 'DepositQueue', 'Investment', 'InvestmentQueue', 'Withdrawal', 'WithdrawalQueue', 'WithdrawalHistory', 'History', 'Dashboard', 'Referrals', 'Content', 'SupportTicket', 'Proposal', 'Settings', 'Passkey', 'TestimonialQueue', 'EmailBroadcast'],
   endpoints: {
     getMeta: { providesTags: ['Meta'] },
 
@@ -265,6 +265,12 @@ export const api = generatedApi.enhanceEndpoints({
       }),
       keepUnusedDataFor: 0,
     },
+    // Staff e-mail (features/compose-email): a send or a cancellation changes the list of sends.
+    listEmailBroadcasts: { providesTags: [{ type: 'EmailBroadcast', id: 'LIST' }] },
+    getEmailBroadcast: { providesTags: (_r, _e, arg) => [{ type: 'EmailBroadcast', id: arg.id }] },
+    sendComposedEmail: { invalidatesTags: (_r, _e, arg) => (arg.composeEmailRequest.preview ? [] : [{ type: 'EmailBroadcast', id: 'LIST' }]) },
+    sendAutomatedEmail: { invalidatesTags: [{ type: 'EmailBroadcast', id: 'LIST' }] },
+    cancelEmailBroadcast: { invalidatesTags: (_r, _e, arg) => [{ type: 'EmailBroadcast', id: 'LIST' }, { type: 'EmailBroadcast', id: arg.id }] },
   },
 });
 
@@ -376,6 +382,11 @@ export const {
   useCreatePlanMutation,
   useNewPlanVersionMutation,
   useRetirePlanMutation,
+  useSendComposedEmailMutation,
+  useSendAutomatedEmailMutation,
+  useListEmailBroadcastsQuery,
+  useGetEmailBroadcastQuery,
+  useCancelEmailBroadcastMutation,
 } = api;
 export type {
   AuditAccount,
@@ -389,6 +400,9 @@ export type {
   SettingsPlan,
   SettingsValues,
   SettingsAddress,
+  EmailAudience,
+  EmailBroadcast,
+  EmailPreview,
   ApprovalThresholds,
   QueueCounts,
   Proposal,

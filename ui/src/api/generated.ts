@@ -963,6 +963,50 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    sendComposedEmail: build.mutation<
+      SendComposedEmailApiResponse,
+      SendComposedEmailApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/users/sendComposedEmail`,
+        method: "POST",
+        body: queryArg.composeEmailRequest,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
+      }),
+    }),
+    sendAutomatedEmail: build.mutation<
+      SendAutomatedEmailApiResponse,
+      SendAutomatedEmailApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/email/sendAutomatedEmail`,
+        method: "POST",
+        body: queryArg.automatedEmailRequest,
+      }),
+    }),
+    listEmailBroadcasts: build.query<
+      ListEmailBroadcastsApiResponse,
+      ListEmailBroadcastsApiArg
+    >({
+      query: () => ({ url: `/email/broadcasts` }),
+    }),
+    getEmailBroadcast: build.query<
+      GetEmailBroadcastApiResponse,
+      GetEmailBroadcastApiArg
+    >({
+      query: (queryArg) => ({ url: `/email/broadcasts/${queryArg.id}` }),
+    }),
+    cancelEmailBroadcast: build.mutation<
+      CancelEmailBroadcastApiResponse,
+      CancelEmailBroadcastApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/email/broadcasts/${queryArg.id}/cancel`,
+        method: "POST",
+      }),
+    }),
     getProposals: build.query<GetProposalsApiResponse, GetProposalsApiArg>({
       query: () => ({ url: `/proposals` }),
     }),
@@ -1757,6 +1801,34 @@ export type GetQueueCountsApiArg = {
     models this query uses have passed it.
      */
   "X-Clearvest-Position"?: number;
+};
+export type SendComposedEmailApiResponse =
+  /** status 200 The preview, or the send. */ ComposeEmailResponse;
+export type SendComposedEmailApiArg = {
+  /** Makes a retry of this request safe: a repeat with the same key and the same request gets
+    the first answer again (marked `Idempotency-Hit: true`) instead of running twice. 1 to 255
+    visible ASCII characters, e.g. a UUID; remembered for at least 24 hours.
+     */
+  "Idempotency-Key"?: string;
+  composeEmailRequest: ComposeEmailRequest;
+};
+export type SendAutomatedEmailApiResponse =
+  /** status 200 Queued. */ ComposeEmailResponse;
+export type SendAutomatedEmailApiArg = {
+  automatedEmailRequest: AutomatedEmailRequest;
+};
+export type ListEmailBroadcastsApiResponse =
+  /** status 200 At most 100 sends. */ EmailBroadcastList;
+export type ListEmailBroadcastsApiArg = void;
+export type GetEmailBroadcastApiResponse =
+  /** status 200 The send. */ EmailBroadcast;
+export type GetEmailBroadcastApiArg = {
+  id: string;
+};
+export type CancelEmailBroadcastApiResponse =
+  /** status 200 Cancelled. */ ComposeEmailResponse;
+export type CancelEmailBroadcastApiArg = {
+  id: string;
 };
 export type GetProposalsApiResponse = /** status 200 The queue. */ ProposalList;
 export type GetProposalsApiArg = void;
@@ -2998,6 +3070,62 @@ export type QueueCounts = {
   supportTickets?: number;
   testimonials?: number;
 };
+export type EmailPreview = {
+  subject: string;
+  html: string;
+  text: string;
+};
+export type EmailAudience = {
+  kind: "user" | "role" | "verified";
+  role?: string;
+  userId?: string;
+  /** The user's name, for a one-user audience (answers only). */
+  userName?: string;
+};
+export type EmailBroadcast = {
+  id: string;
+  authorId: string;
+  authorName: string;
+  audience: EmailAudience;
+  subject: string;
+  /** The automated message sent again; empty for a composed one. */
+  template: string;
+  recipients: number;
+  sent: number;
+  failed: number;
+  pending: number;
+  /** Messages withdrawn, unsent, when staff cancelled the send. */
+  cancelled: number;
+  status: "sending" | "done" | "cancelled";
+  createdAt: string;
+  cancelledAt?: string;
+  cancelledByName?: string;
+};
+export type ComposeEmailResponse = {
+  message: string;
+  recipients: number;
+  preview?: EmailPreview;
+  broadcast?: EmailBroadcast;
+};
+export type ComposeEmailRequest = {
+  audience: EmailAudience;
+  subject: string;
+  /** Markdown; raw HTML is dropped. */
+  body: string;
+  /** The language of the message's greeting and footer (default en). */
+  language?: "en" | "de";
+  preview?: boolean;
+};
+export type AutomatedEmailRequest = {
+  userId: string;
+  /** verification or password_reset */
+  template: string;
+};
+export type EmailBroadcastList = {
+  broadcasts: EmailBroadcast[];
+  /** How many e-mails one staff member may send an hour. */
+  limitPerHour: number;
+};
 export type ProposalKind =
   | "deposit_confirmation"
   | "withdrawal_approval"
@@ -3357,6 +3485,11 @@ export const {
   useGetMyBadgeQuery,
   useStreamStaffEventsQuery,
   useGetQueueCountsQuery,
+  useSendComposedEmailMutation,
+  useSendAutomatedEmailMutation,
+  useListEmailBroadcastsQuery,
+  useGetEmailBroadcastQuery,
+  useCancelEmailBroadcastMutation,
   useGetProposalsQuery,
   useApproveProposalMutation,
   useRejectProposalMutation,

@@ -42,10 +42,11 @@ describe('route manifest', () => {
   });
 
   it('follows the table it is given', () => {
+    const page = { component: () => null };
     const table: PageRoute[] = [
-      { path: '/', access: 'public' },
-      { path: '/a/:id', access: 'signedIn' },
-      { path: '*', access: 'public' },
+      { path: '/', access: 'public', page },
+      { path: '/a/:id', access: 'signedIn', page },
+      { path: '*', access: 'public', page },
     ];
     expect(routeManifest(table)).toEqual({
       routes: [{ path: '/', prerendered: 'prerendered/index.html' }, { path: '/a/:id' }],
@@ -59,7 +60,7 @@ describe('route manifest', () => {
 });
 
 describe('page head', () => {
-  const page: PageRoute = { path: '/our-story', title: 'About "Us" & <co>', access: 'public' };
+  const page: PageRoute = { path: '/our-story', title: 'About "Us" & <co>', access: 'public', page: { component: () => null } };
 
   it('names the page, describes it and links its canonical address on the placeholder origin', () => {
     const head = headFor(page);

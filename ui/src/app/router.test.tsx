@@ -103,20 +103,6 @@ describe('route table', () => {
     expect(paths('footer', { ...guest, development: true })).toContain('/dev/mail');
   });
 
-  it.each(pages.filter((p) => p.page === undefined).map((p) => [p.path, p.title ?? '', p.access] as const))(
-    'shows "Coming soon" with the title for the planned page %s (%s, %s)',
-    async (path, title, access) => {
-      const route = path.replace(/:[^/]+/g, 'x1');
-      const role = access === 'admin' ? 'admin' : access === 'staff' ? 'author' : 'subscriber';
-      stubApi({ 'GET /api/users/loginStatus': json(true), 'GET /api/users/getUser': json(makeUser({ role })) });
-      renderApp({ route, ...(access === 'public' ? {} : signedIn(makeUser({ role }))) });
-
-      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-      expect(screen.getByText('Coming soon')).toBeTruthy();
-      await waitFor(() => expect(document.title).toBe(`${title} · Clearvest`));
-    },
-  );
-
   it('keeps admin pages from authors, and staff pages from subscribers', async () => {
     stubApi({ 'GET /api/users/getUser': json(makeUser({ role: 'author' })) });
     const author = renderApp({ route: '/edit-balance/u1', ...signedIn(makeUser({ role: 'author' })) });

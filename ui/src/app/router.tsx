@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { Spinner } from '../components/Spinner';
 import { usePageTitle } from '../components/usePageTitle';
@@ -26,24 +25,13 @@ function PageLoading() {
   return <Spinner label={t('routeError.loading')} />;
 }
 
-const comingSoon = () => import('../features/coming-soon/ComingSoonPage').then((m) => m.ComingSoonPage);
-
 function pageRoute(page: PageRoute): RouteObject {
   const handle: PageHandle = { page };
   const path = page.path === '/' ? undefined : page.path;
   const base = page.path === '/' ? { index: true as const, handle } : { path, handle };
-  if (page.page && 'component' in page.page) return { ...base, Component: page.page.component };
-  if (page.page) {
-    const load = page.page;
-    return { ...base, lazy: async () => ({ Component: await loadPage(load) }) };
-  }
-  return {
-    ...base,
-    lazy: async () => {
-      const ComingSoonPage: ComponentType<{ page: PageRoute }> = await loadPage(comingSoon);
-      return { element: <ComingSoonPage page={page} /> };
-    },
-  };
+  if ('component' in page.page) return { ...base, Component: page.page.component };
+  const load = page.page;
+  return { ...base, lazy: async () => ({ Component: await loadPage(load) }) };
 }
 
 // The route objects of the app, built from the route table: each access level is wrapped in its

@@ -8,9 +8,7 @@ import { HomePage } from '../features/home/HomePage';
 // a page has one path, one name and one access rule wherever it appears.
 //
 // Paths keep the original client's spelling (docs/product-rules.md, "Screens, messages and
-// validation"). A page without `page` is not built yet: its route shows "Coming soon", so links
-// from e-mails and bookmarks already land somewhere honest and the guards already apply. When a
-// feature lands, give its entry a `page`.
+// validation"). Every entry has its `page`: a route is added with the screen it opens.
 
 // Who may open a page:
 //   public    everyone
@@ -27,7 +25,7 @@ export type Menu = 'main' | 'footer' | 'account' | 'staff';
 
 export interface PageRoute {
   path: string;
-  // The page's name: document title ("<title> · Clearvest"), the heading of "Coming soon", and
+  // The page's name: document title ("<title> · Clearvest"), and
   // the link text in every menu unless `label` says otherwise. Only the home page has none.
   // This is the English name; other languages translate it in their pages.json, keyed by `path`
   // (docs/i18n.md, "Page names").
@@ -39,7 +37,7 @@ export interface PageRoute {
   // Linked only when the server runs in development (development tools).
   developmentOnly?: boolean;
   // The page: a loader for a split chunk, or a component for the one page in the main chunk.
-  page?: (() => Promise<ComponentType>) | { component: ComponentType };
+  page: (() => Promise<ComponentType>) | { component: ComponentType };
 }
 
 // Order matters only within a menu: each menu lists its pages in the order they appear here.
@@ -111,7 +109,13 @@ export const pages: readonly PageRoute[] = [
     menus: ['main'],
     page: () => import('../features/market/MarketRatesPage').then((m) => m.MarketRatesPage),
   },
-  { path: '/compose-email', title: 'Send Email', access: 'staff', menus: ['main'] },
+  {
+    path: '/compose-email',
+    title: 'Send Email',
+    access: 'staff',
+    menus: ['main'],
+    page: () => import('../features/compose-email/ComposeEmailPage').then((m) => m.ComposeEmailPage),
+  },
   {
     path: '/user-profile',
     title: 'Profile',

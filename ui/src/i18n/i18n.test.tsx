@@ -152,13 +152,14 @@ describe('the language switcher', () => {
     expect(document.documentElement.lang).toBe('en');
   });
 
-  it('names a signed-in reader’s links and the page that is not built yet in German', async () => {
+  it('names a signed-in reader’s links and a staff page in German', async () => {
     const user = makeUser({ role: 'admin' });
-    stubApi({ 'GET /api/users/getUser': json(user) });
+    stubApi({ 'GET /api/users/getUser': json(user), 'GET /api/email/broadcasts': json({ broadcasts: [], limitPerHour: 5 }) });
     await chooseLanguage('de');
     renderApp({ route: '/compose-email', ...signedIn(user) });
     expect(await screen.findByRole('heading', { level: 1, name: 'E-Mail senden' })).toBeTruthy();
-    expect(screen.getByText('Diese Seite ist noch im Aufbau und deshalb noch nicht verfügbar.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Verfassen' })).toBeTruthy();
+    expect(await screen.findByText('Noch keine E-Mails gesendet.')).toBeTruthy();
     // The app shell: its sidebar (and the phone's bottom bar, both in the page) and account menu.
     const [nav] = await screen.findAllByRole('navigation', { name: 'Hauptnavigation' });
     expect(within(nav!).getByRole('link', { name: 'Übersicht' })).toBeTruthy();

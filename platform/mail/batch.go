@@ -1,0 +1,109 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// BatchItem is one message of a batch: its dedupe key, the message, and when it may be sent
+// at the earliest (the pace of a bulk send).
+type BatchItem struct {
+	DedupeKey string
+	Message   Message
+	Due       time.Time
+}
+
+// EnqueueBatch records messages under one batch name inside the caller's transaction, each due
+// at its own time. Like Enqueue, an item whose dedupe key is already in the outbox is left as
+// it is, so a retried command never mails anyone twice. It returns how many rows were new.
+func EnqueueBatch(ctx context.Context, tx pgx.Tx, batch string, items []BatchItem) (int, error) {
+	if batch == "" {
+		return 0, errors.New("mail: enqueue batch: empty batch name")
+	}
+	var b pgx.Batch
+	for _, it := range items {
+		sql, args, err := EnqueueStatement(it.DedupeKey, it.Message, false)
+		if err != nil {
+			return 0, err
+		}
+		// The statement's columns, with the batch and the due time added.
+		sql = `INSERT INTO mail_outbox
+		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send, batch, next_attempt_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (dedupe_key) DO NOTHING`
+		b.Queue(sql, append(args, batch, it.Due)...)
+	}
+	res := tx.SendBatch(ctx, &b)
+	n := 0
+	for range items {
+		tag, err := res.Exec()
+		if err != nil {
+			_ = res.Close()
+			return 0, fmt.Errorf("mail: enqueue batch: %w", err)
+		}
+		n += int(tag.RowsAffected())
+	}
+	if err := res.Close(); err != nil {
+		return 0, fmt.Errorf("mail: enqueue batch: %w", err)
+	}
+	return n, nil
+}
+
+// BatchProgress is where a batch stands: messages sent, given up, and still waiting.
+type BatchProgress struct {
+	Sent, Failed, Pending int
+}
+
+// Querier is what reading a batch needs: a pool or a transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// BatchCounts returns the progress of each named batch (a batch with no rows left is all zero).
+func BatchCounts(ctx context.Context, q Querier, batches []string) (map[string]BatchProgress, error) {
+	out := make(map[string]BatchProgress, len(batches))
+	if len(batches) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT batch,
+		count(*) FILTER (WHERE status = 'sent'), count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE status = 'pending')
+		FROM mail_outbox WHERE batch = ANY($1) GROUP BY batch`, batches)
+	if err != nil {
+		return nil, fmt.Errorf("mail: batch counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var p BatchProgress
+		if err := rows.Scan(&name, &p.Sent, &p.Failed, &p.Pending); err != nil {
+			return nil, fmt.Errorf("mail: batch counts: %w", err)
+		}
+		out[name] = p
+	}
+	return out, rows.Err()
+}
+
+// Withdrawable counts the batch's messages that still wait and that no sender is working on:
+// what WithdrawBatch would delete now.
+func Withdrawable(ctx context.Context, tx pgx.Tx, batch string) (int, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch).Scan(&n); err != nil {
+		return 0, fmt.Errorf("mail: withdrawable: %w", err)
+	}
+	return n, nil
+}
+
+// WithdrawBatch deletes the batch's messages that still wait and that no sender is working on,
+// inside the caller's transaction, and returns how many. A message a sender has claimed is
+// being handed over already; it is left to finish (and counts as sent or failed).
+func WithdrawBatch(ctx context.Context, tx pgx.Tx, batch string) (int, error) {
+	tag, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch)
+	if err != nil {
+		return 0, fmt.Errorf("mail: withdraw batch: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
