@@ -206,7 +206,7 @@ describe('app shell', () => {
           await group.waitFor();
           assert.deepEqual(
             (await linksOf(group)).map(([, href]) => href),
-            ['/admin-pending-deposit', '/admin-pending-wallet', '/admin-pending-investment', '/pending-kyc', '/approvals', '/user-profile?tab=users', '/support-tickets', '/pending-testimonials', '/compose-email', '/audit'],
+            ['/admin-pending-deposit', '/admin-pending-wallet', '/admin-pending-investment', '/pending-kyc', '/approvals', '/user-profile?tab=users', '/support-tickets', '/pending-testimonials', '/compose-email', '/audit', '/settings'],
           );
 
           // The counts equal the server's. Other tests may add to the queues meanwhile, so the
