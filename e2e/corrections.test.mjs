@@ -1,7 +1,9 @@
 // Staff corrections and fees end to end in a real browser against a running server: an admin
 // proposes a $900.00 goodwill correction on /edit-user-balance (above the $500.00 threshold, so it
 // waits for a second admin); a second admin approves it on Second Approvals; the investor sees it
-// in their history with its reason. Then an admin waives a charged withdrawal fee on /update-fee,
+// in their history with its reason, after confirming it's them with a passkey (Chromium's virtual
+// authenticator; the test runs at localhost, since a passkey's relying party cannot be an IP
+// address). Then an admin waives a charged withdrawal fee on /update-fee,
 // and the investor sees it refunded on the withdrawal and in the history. The second admin is
 // made with `clearvest admin create` on the server's database (E2E_DATABASE_URL, exported by
 // scripts/lib/server.sh); the rest of the environment is deposits.test.mjs's.
@@ -11,9 +13,12 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { BASE_URL, url } from './browser.mjs';
-import * as flows from './flows.mjs';
-import { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, login, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } from './flows.mjs';
+import { addVirtualAuthenticator, localBaseURL, stepUpWithPasskey } from './passkeys.mjs';
+
+process.env.E2E_BASE_URL = localBaseURL();
+const { BASE_URL, url } = await import('./browser.mjs');
+const flows = await import('./flows.mjs');
+const { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, login, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -57,6 +62,14 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       const investorID = me.body._id;
       await login(proposer.page, first.email, first.password);
       await login(approver.page, second.email, second.password);
+      // The second admin confirms decisions with a passkey, added on their Security tab.
+      await addVirtualAuthenticator(await approver.context.newCDPSession(approver.page));
+      await approver.page.goto(url('/user-profile?tab=security'));
+      const passkeys = approver.page.getByRole('region', { name: 'Your passkeys' });
+      await passkeys.getByLabel('Name of the new passkey').fill('Office laptop');
+      await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+      await toast(approver.page, 'Passkey added').waitFor();
+      await flows.dismissToast(approver.page, 'Passkey added');
 
       // The first admin proposes $900.00 of goodwill: the confirmation shows the figures first.
       const reason = 'Goodwill for the outage of 3 May';
@@ -83,7 +96,10 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
       await item.getByText(reason, { exact: false }).waitFor();
       await item.getByRole('button', { name: 'Approve' }).click();
       const approve = approver.page.getByRole('dialog', { name: 'Approve: Balance correction' });
-      await clickThroughStepUp(approver.page, approve.getByRole('button', { name: 'Approve', exact: true }), 'Approved and carried out');
+      await approve.getByRole('button', { name: 'Approve', exact: true }).click();
+      await approver.page.getByRole('dialog', { name: "Confirm it's you" }).getByRole('button', { name: 'Use a passkey' }).waitFor();
+      await stepUpWithPasskey(approver.page);
+      await toast(approver.page, 'Approved and carried out').waitFor();
 
       // The investor sees it in their history with its reason.
       await investor.page.goto(url('/transaction-History'));
