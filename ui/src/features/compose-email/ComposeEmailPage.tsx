@@ -215,7 +215,7 @@ export function ComposeEmailPage() {
   const { t } = useTranslation('mail');
   const [active, setActive] = useState<string | null>(null);
   return (
-    <section className="page container stack--lg" aria-labelledby="mail-title">
+    <section className="page container stack stack--lg" aria-labelledby="mail-title">
       <p className="eyebrow">{t('eyebrow')}</p>
       <h1 id="mail-title">{t('title')}</h1>
       <p className="muted">{t('lead')}</p>

@@ -66,7 +66,7 @@ export function UserMoneyFrame({ titleId, title, children }: { titleId: string; 
             <header className="stack">
               <p className="eyebrow">{t('eyebrow', { name: money.user.name || t('unnamed') })}</p>
               <h1 id={titleId}>{title}</h1>
-              <nav aria-label={t('nav.label')} className="button-row">
+              <nav aria-label={t('nav.label')} className="button-row staff-money-nav">
                 <NavLink className="button button--secondary" to={`/edit-user-balance/${base}`} end>
                   {t('nav.correction')}
                 </NavLink>
