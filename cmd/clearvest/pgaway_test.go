@@ -40,8 +40,14 @@ func TestServeRidesOutAPostgreSQLCrash(t *testing.T) {
 	// fsync=off: what the crash loses is the processes, not the machine, so every write the
 	// server made is still in the kernel's page cache and recovery replays the same log; it
 	// spares the test the seconds a loaded disk takes to sync the cluster at each recovery.
+	// A port found free can be taken by another test's connection before PostgreSQL binds it;
+	// then it starts again on another.
 	pgOpt := pgembed.Options{DataDir: reachableDir(t), Port: freeTCPPort(t), Settings: []string{"fsync=off"}}
 	cluster, err := pgembed.Start(ctx, pgOpt)
+	for try := 1; err != nil && try < 5 && strings.Contains(err.Error(), "Address already in use"); try++ {
+		pgOpt.Port = freeTCPPort(t)
+		cluster, err = pgembed.Start(ctx, pgOpt)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
