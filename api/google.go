@@ -119,6 +119,11 @@ func (s *server) GoogleLink(ctx context.Context, req apigen.GoogleLinkRequestObj
 		in = accounts.GoogleInput{Password: str(b.Password), Code: str(b.Code), TOTPCode: str(b.TotpCode)}
 	}
 	res, _, err := s.accounts.GoogleLink(ctx, pending, in, clientOf(ctx))
+	// As at sign-in, the authenticator's code is the next step, not an error; the pending
+	// identity stays in its cookie for the same request with totpCode.
+	if errors.Is(err, accounts.ErrTOTPRequired) {
+		return apigen.GoogleLink202JSONResponse(totpStep()), nil
+	}
 	if err != nil {
 		return nil, err
 	}

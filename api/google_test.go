@@ -7,9 +7,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/platform/auth/totp"
 )
 
 const googleClientID = "clearvest-test.apps.googleusercontent.com"
@@ -190,6 +192,38 @@ func TestGoogleRedirectNeverSignsIntoPasswordAccountByEmail(t *testing.T) {
 	}
 	if v, ok := other.signedInAs(); !ok || v.ID != u.ID {
 		t.Fatalf("linked sign-in: %+v, %v", v, ok)
+	}
+}
+
+// An account with an authenticator app: the right password is answered with the next step
+// (202 totp, not an error), the link waits for the code, and a wrong code is a 401.
+func TestGoogleLinkAsksForTheAuthenticatorCodeAsAStep(t *testing.T) {
+	t.Parallel()
+	a, p := newGoogleApp(t)
+	const email = "tia@example.com"
+	tia, _ := a.member(t, email, "subscriber")
+	enabledAt := time.Now()
+	secret := enableTOTP(t, tia, enabledAt)
+	// The code used to enable it cannot be used again; the next step's is within the accepted skew.
+	next := enabledAt.Add(totp.Period * time.Second)
+
+	p.As("g-tia", email, "Tia Google")
+	b := a.googleBrowser(t)
+	if got := b.callback(b.authorize("/dashboard")); got != "/login?google=link" {
+		t.Fatalf("existing account: redirected to %q, want /login?google=link", got)
+	}
+	link := func(body map[string]string) response {
+		return b.do(http.MethodPost, "/api/users/google/link", body)
+	}
+	wantTOTPStep(t, "the password alone", link(map[string]string{"password": testPassword}))
+	if _, ok := b.signedInAs(); ok {
+		t.Fatal("signed in without the authenticator code")
+	}
+	wantWrongTOTP(t, "a wrong authenticator code", link(map[string]string{"password": testPassword, "totpCode": "000000"}))
+	res := link(map[string]string{"password": testPassword, "totpCode": codeAt(t, secret, next)})
+	expect(t, res, http.StatusOK)
+	if u, ok := b.signedInAs(); !ok || u.Email != email {
+		t.Fatalf("after linking: %+v, signed in %v", u, ok)
 	}
 }
 

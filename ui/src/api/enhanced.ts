@@ -87,7 +87,7 @@ export const api = generatedApi.enhanceEndpoints({
     register: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
     login: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithCode: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
-    googleLink: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
+    googleLink: { invalidatesTags: (result) => (isLoginPending(result) ? [] : [...signedInData]), ...cacheSignedInUser },
     loginWithPasskey: { invalidatesTags: [...signedInData], ...cacheSignedInUser },
     listPasskeys: { providesTags: ['Passkey'] },
     finishPasskeyRegistration: { invalidatesTags: ['Passkey', { type: 'SecurityLog', id: 'LIST' }] },

@@ -1241,7 +1241,8 @@ export type GoogleRedirectApiArg = {
   error?: string;
 };
 export type GoogleLinkApiResponse =
-  /** status 200 Signed in; the user carries `token`. */ User;
+  | /** status 200 Signed in; the user carries `token`. */ User
+  | /** status 202 The proof was right, and the account's authenticator code is needed too (`totp`). */ LoginPending;
 export type GoogleLinkApiArg = {
   googleLinkRequest: GoogleLinkRequest;
 };
@@ -1976,7 +1977,7 @@ export type Error = {
   /** What went wrong, worded for the user; safe to show as-is. */
   message: string;
   /** A stable machine-readable reason, when the client must act on it: `login_expired` (the pending sign-in is gone: back to
-    login), `totp_required` (the authenticator code sent is wrong: send it again; Google link also when none was sent), `suspended`, `link_required` (Google
+    login), `totp_required` (the authenticator code sent is wrong: send it again), `suspended`, `link_required` (Google
     sign-in needs the password or an e-mailed code), `step_up_required` (403: confirm
     with stepUp, then repeat the request), `withdrawal_cooldown` (403: withdrawals are
     paused until `until` after a security change), `plan_changed` (409: the plan's terms
@@ -2067,7 +2068,7 @@ export type LoginPending = {
 export type LoginRequest = {
   email?: string;
   password?: string;
-  /** Authenticator code or recovery code, after a `totp_required` answer. */
+  /** Authenticator code or recovery code, after a `totp` step (202) or a `totp_required` answer. */
   totpCode?: string;
 };
 export type Message = {

@@ -50,4 +50,24 @@ describe('Continue with Google', () => {
     await waitFor(() => expect(api.to('POST /api/users/google/link')).toHaveLength(1));
     expect(api.to('POST /api/users/google/link')[0]?.body).toEqual({ password: 'Secret-1' });
   });
+  it('asks for the authenticator code when the password was right (202) and links with it', async () => {
+    let calls = 0;
+    const api = await open('/login?google=link', 'Sign In', true, {
+      'POST /api/users/google/link': () =>
+        ++calls === 1
+          ? json({ status: 'totp', message: 'Enter the 6-digit code from your authenticator app.' }, 202)
+          : json({ ...makeUser(), token: 'jwt' }),
+      'GET /api/users/getUser': json(makeUser()),
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Password or e-mailed code'), 'Secret-1');
+    await user.click(screen.getByRole('button', { name: 'Link Google and sign in' }));
+    const code = await screen.findByLabelText('Authenticator code');
+    // The step is not an error: nothing is said above the form.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Link Google and sign in' }));
+    await waitFor(() => expect(api.to('POST /api/users/google/link')).toHaveLength(2));
+    expect(api.to('POST /api/users/google/link')[1]?.body).toEqual({ password: 'Secret-1', totpCode: '123456' });
+  });
 });

@@ -1,12 +1,11 @@
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { useGetMetaQuery, useGoogleLinkMutation, type Language } from '../../api/enhanced';
+import { isLoginPending, useGetMetaQuery, useGoogleLinkMutation, type Language } from '../../api/enhanced';
 import { SubmitButton } from '../../components/form/SubmitButton';
 import { TextField } from '../../components/form/TextField';
 import { FormError, useFormError } from '../../components/form/FormError';
 import { useRunMutation } from '../../components/useRunMutation';
 import { useTranslation } from '../../i18n';
-import { isTotpRequired } from './authErrors';
 
 // A plain link to the server's redirect flow: no third-party script, which the CSP forbids.
 // Shown only when the server says Google sign-in is configured. On the sign-up page it carries
@@ -66,16 +65,13 @@ function GoogleLinkForm({ needsTotp }: { needsTotp: boolean }) {
     const value = secret.trim();
     // An e-mailed code is digits; anything else is taken for the password.
     const proof = needsTotp ? {} : /^\d{4,10}$/.test(value) ? { code: value } : { password: secret };
-    await run(link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }), {
+    const outcome = await run(link({ googleLinkRequest: { ...proof, totpCode: totpStep ? totpCode.trim() : undefined } }), {
       fallback: t('google.failed'),
-      success: t('login.success'),
+      success: (data) => (isLoginPending(data) ? undefined : t('login.success')),
       formError: setFormError,
-      handled: (info) => {
-        if (!isTotpRequired(info) || totpStep) return false;
-        setTotpStep(true);
-        return true;
-      },
     });
+    // The proof was right and the account's authenticator code is the next step (202).
+    if (outcome.ok && isLoginPending(outcome.data)) setTotpStep(true);
   };
 
   return (

@@ -86,7 +86,9 @@ export const authSlice = createSlice({
         // The authenticator's code is still to come.
         if (!isLoginPending(payload)) signedIn(state, 'code');
       })
-      .addMatcher(endpoints.googleLink.matchFulfilled, (state) => signedIn(state, 'login'))
+      .addMatcher(endpoints.googleLink.matchFulfilled, (state, { payload }) => {
+        if (!isLoginPending(payload)) signedIn(state, 'login');
+      })
       .addMatcher(endpoints.loginWithPasskey.matchFulfilled, (state) => signedIn(state, 'login'))
       .addMatcher(endpoints.logout.matchFulfilled, (state) => {
         signedOut(state, 'logout');
