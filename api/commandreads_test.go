@@ -145,3 +145,41 @@ func TestSignInAnswerIsMarkedStaleWhenTheFiguresCannotBeWaitedFor(t *testing.T) 
 		t.Errorf("without money: %s = %q, waiter called %d times; want no wait", middleware.HeaderStale, got, waiter.calls.Load())
 	}
 }
+
+// A sign-up finds a referrer who signed up a moment ago, though the users read model has not
+// seen them: the code is looked up on the write side. An unknown code creates nothing.
+func TestSignUpFindsAReferrerTheReadModelHasNotSeen(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	release := holdReadModels(t, a, "rm_users.users")
+	register := func(email, code string) response {
+		return a.browser(t).do(http.MethodPost, "/api/users/register", map[string]any{
+			"name": "Test Person", "email": email, "password": testPassword, "confirmPassword": testPassword,
+			"phone": "+44 20 7946 0018", "country": "United Kingdom", "referralCode": code, "acceptTerms": true,
+		})
+	}
+	res := register("rita@example.com", "")
+	expect(t, res, http.StatusCreated)
+	rita := decodeJSON[struct {
+		ID           string `json:"_id"`
+		ReferralCode string `json:"referralCode"`
+	}](t, res)
+
+	// Retyped in lower case with spaces, as people do.
+	res = register("nico@example.com", " "+strings.ToLower(rita.ReferralCode)+" ")
+	expect(t, res, http.StatusCreated)
+	nico := decodeUser(t, res)
+	if n := a.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'user.registered' AND data->>'referredBy' = $2`,
+		"user-"+nico.ID, rita.ID); n != 1 {
+		t.Fatalf("the newcomer's sign-up does not name the referrer %s", rita.ID)
+	}
+
+	res = register("olga@example.com", "NOSUCHCO")
+	if res.status != http.StatusBadRequest || errorMessage(t, res) != "Invalid referral code" {
+		t.Fatalf("an unknown code: %d %s, want 400 Invalid referral code", res.status, res.body)
+	}
+	if n := a.count(t, `SELECT count(*) FROM events WHERE type = 'user.registered'`); n != 2 {
+		t.Fatalf("%d sign-ups recorded, want 2: the refused one created something", n)
+	}
+	release()
+}

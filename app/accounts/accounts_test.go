@@ -187,6 +187,13 @@ func TestClosingAnAccountErasesItsPersonalData(t *testing.T) {
 	if _, err := env.Accounts.Close(ctx, actor, in.User.ID); err != nil {
 		t.Errorf("closing twice: %v", err)
 	}
+	// A closed account refers no one.
+	if _, err := env.Accounts.Register(ctx, accounts.RegisterInput{
+		Name: "Late Friend", Email: "friend@example.com", Password: "analytical engine notes", Phone: "+447700900123", Country: "GB",
+		Terms: agreed, ReferralCode: in.User.ReferralCode,
+	}, browser); !errors.Is(err, accounts.ErrUnknownReferral) {
+		t.Errorf("signing up with a closed account's referral code: %v, want ErrUnknownReferral", err)
+	}
 	// The address is free again.
 	register(t, env, "leaving@example.com")
 	// Nobody closes their own admin account.

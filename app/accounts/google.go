@@ -23,7 +23,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Migrations creates the service's own table (google_links). It refers to no other set's tables.
+// Migrations creates the service's own tables (google_links, referral_codes). The referral codes'
+// first fill reads the event store's and the principals' tables, whose sets come first.
 var Migrations = pgmigrate.MustFromFS("accounts", migrationFS, "migrations")
 
 // googleVerifier checks a Google ID token; *google.Verifier is one (tests use a fake issuer).

@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/geo"
 	"clearvest/domain/identity"
@@ -18,7 +20,6 @@ import (
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/auth/session"
 	"clearvest/platform/mail"
-	"clearvest/projections/users"
 )
 
 // Register creates a subscriber, signs them in on this browser (which it trusts from now on:
@@ -60,14 +61,11 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 	}
 	referredBy := ""
 	if in.ReferralCode != "" {
-		ref, err := users.ByReferralCode(ctx, s.pool, in.ReferralCode)
-		if errors.Is(err, users.ErrNotFound) {
-			return SignIn{}, ErrUnknownReferral
-		}
+		ref, err := s.referrer(ctx, in.ReferralCode)
 		if err != nil {
 			return SignIn{}, err
 		}
-		referredBy = ref.ID
+		referredBy = ref
 	}
 	hash, err := s.hasher.Hash(ctx, in.Password)
 	if err != nil {
@@ -149,6 +147,9 @@ func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwor
 	}
 	if err := u.syncPrincipal(ctx, user); err != nil {
 		return err
+	}
+	if _, err := u.tx.Exec(ctx, `INSERT INTO referral_codes (code, user_id) VALUES ($1, $2)`, user.ReferralCode(), id); err != nil {
+		return fmt.Errorf("accounts: record referral code: %w", err)
 	}
 	if passwordHash == "" {
 		return nil
@@ -247,6 +248,20 @@ const referralAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 // newReferralCode returns 8 random characters (40 bits): collisions between users are
 // negligible at any realistic number of accounts.
+// referrer is the user whose referral code code is (any case), from the write side's own
+// index, so a referrer who signed up a moment ago is found.
+func (s *Service) referrer(ctx context.Context, code string) (string, error) {
+	var id uuid.UUID
+	err := s.pool.QueryRow(ctx, `SELECT user_id FROM referral_codes WHERE code = upper($1)`, strings.TrimSpace(code)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", ErrUnknownReferral
+	}
+	if err != nil {
+		return "", fmt.Errorf("accounts: look up referral code: %w", err)
+	}
+	return id.String(), nil
+}
+
 func newReferralCode() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)

@@ -238,6 +238,9 @@ func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
 	if _, err := u.tx.Exec(ctx, `DELETE FROM google_links WHERE user_id = $1`, id); err != nil {
 		return fmt.Errorf("accounts: unlink Google: %w", err)
 	}
+	if _, err := u.tx.Exec(ctx, `DELETE FROM referral_codes WHERE user_id = $1`, id); err != nil {
+		return fmt.Errorf("accounts: retire referral code: %w", err)
+	}
 	// Answers kept for repeated requests may hold the profile and sign-in tokens.
 	if err := idempotency.Forget(ctx, u.tx, id); err != nil {
 		return err

@@ -155,7 +155,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 	t.Parallel()
 	pinned := map[string]projections.Definition{
 		"catalogue":   {Version: 1, SchemaHash: "29f7c7d13ce1e24c"},
-		"users":       {Version: 2, SchemaHash: "9e33411e7b5cd53d"},
+		"users":       {Version: 3, SchemaHash: "127f01b16bc5a649"},
 		"securitylog": {Version: 4, SchemaHash: "2c4efe1b3c0a8eba"},
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},

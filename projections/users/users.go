@@ -57,7 +57,7 @@ func (*Projection) Name() string { return Name }
 
 // Version implements projections.Projection's optional definition version: 2 added the KYC
 // status and the review queue's columns.
-func (*Projection) Version() int { return 2 }
+func (*Projection) Version() int { return 3 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -86,7 +86,6 @@ CREATE TABLE users (
 );
 CREATE INDEX users_newest ON users (created_at DESC, id DESC);
 CREATE INDEX users_email_lower ON users (email_lower);
-CREATE INDEX users_referral_code ON users (lower(referral_code));
 CREATE INDEX users_referred_by ON users (referred_by) WHERE referred_by <> '';
 CREATE INDEX users_kyc_pending ON users (kyc_submitted_at, id) WHERE kyc_status = 'Pending';`
 }
@@ -334,12 +333,6 @@ func GetWith(ctx context.Context, pool *pgxpool.Pool, id string, j Join) (User, 
 		return User{}, fmt.Errorf("users: %w", err)
 	}
 	return u, nil
-}
-
-// ByReferralCode returns the user whose referral code this is, ignoring case (people retype
-// codes). Closed accounts refer no one.
-func ByReferralCode(ctx context.Context, pool *pgxpool.Pool, code string) (User, error) {
-	return one(ctx, pool, `lower(referral_code) = lower($1) AND status <> 'closed'`, strings.TrimSpace(code))
 }
 
 // ListOptions selects a page of users.

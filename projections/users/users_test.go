@@ -122,13 +122,6 @@ func TestUsersReadModel(t *testing.T) {
 		t.Errorf("Counts = %d verified, %d suspended, %d total (%v); want 1, 1, 3", verified, suspended, total, err)
 	}
 
-	if u, err := users.ByReferralCode(ctx, a.Pool, " ada123 "); err != nil || u.ID != ada {
-		t.Errorf("ByReferralCode(ada123) = %s, %v", u.ID, err)
-	}
-	if _, err := users.ByReferralCode(ctx, a.Pool, "CAROL1"); !errors.Is(err, users.ErrNotFound) {
-		t.Errorf("a closed account's code: %v, want ErrNotFound", err)
-	}
-
 	refs, err := users.Referrals(ctx, a.Pool, ada)
 	if err != nil {
 		t.Fatal(err)
