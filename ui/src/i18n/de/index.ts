@@ -24,7 +24,8 @@ import mail from './mail.json';
 import audit from './audit.json';
 import settings from './settings.json';
 import passkeys from './passkeys.json';
+import chain from './chain.json';
 
 // German, in its own chunk: loaded only when someone chooses it (or their browser asks for it).
 export const de: Record<Namespace, object> = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits,
-  corrections, impersonation, mail, audit, settings, passkeys };
+  corrections, impersonation, mail, audit, settings, passkeys, chain };

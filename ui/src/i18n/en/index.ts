@@ -22,6 +22,7 @@ import mail from './mail.json';
 import audit from './audit.json';
 import settings from './settings.json';
 import passkeys from './passkeys.json';
+import chain from './chain.json';
 
 // The page names in English are the route table's own titles and labels (app/routes.ts), so this
 // namespace is empty in English; other languages translate them in their pages.json, keyed by the
@@ -31,6 +32,6 @@ const pages: PageNames = {};
 
 // English ships in the main bundle: it is the default and the fallback of every other language.
 export const en = { common, history, home, invest, community, market, support, plans, labels, auth, member, staff, kyc, pages, shell, dashboard, forms, withdrawals, deposits,
-  corrections, impersonation, mail, audit, settings, passkeys };
+  corrections, impersonation, mail, audit, settings, passkeys, chain };
 
 export type Namespace = keyof typeof en;
