@@ -7,11 +7,8 @@ package queuefeed
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
-	"sync"
 	"time"
 
 	"clearvest/domain/account"
@@ -21,6 +18,7 @@ import (
 	"clearvest/domain/support"
 	"clearvest/domain/testimonial"
 	"clearvest/eventstore"
+	"clearvest/platform/livefeed"
 )
 
 // The queues, named as the queue counts name them (GET /api/staff/queue-counts).
@@ -79,19 +77,15 @@ const DefaultInterval = 500 * time.Millisecond
 const readLimit = 1000
 
 // ErrClosed is returned by Subscribe once the feed is closed (the server is stopping).
-var ErrClosed = errors.New("queue feed: closed")
+var ErrClosed = livefeed.ErrClosed
+
+// everyone is the one listener key: every staff member hears every queue change.
+type everyone struct{}
 
 // Feed announces queue changes to every listener of the process. One read of the log per
 // interval serves them all, and nothing runs while nobody listens.
 type Feed struct {
-	log      Log
-	interval time.Duration
-	logger   *slog.Logger
-
-	mu      sync.Mutex
-	subs    map[chan Change]struct{}
-	running bool
-	closed  bool
+	hub *livefeed.Hub[everyone, Change]
 }
 
 // New returns a feed over the log; interval 0 means DefaultInterval.
@@ -99,112 +93,46 @@ func New(log Log, interval time.Duration, logger *slog.Logger) *Feed {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}
-	if logger == nil {
-		logger = slog.Default()
+	src := livefeed.Source[everyone, Change]{
+		Name: "queue feed",
+		Head: log.Head,
+		Poll: func(ctx context.Context, last int64) (map[everyone]Change, int64, error) {
+			news, last, err := changesAfter(ctx, log, last)
+			if err != nil || len(news.Queues) == 0 {
+				return nil, last, err
+			}
+			return map[everyone]Change{{}: news}, last, nil
+		},
+		Merge: Change.merge,
 	}
-	return &Feed{log: log, interval: interval, logger: logger, subs: map[chan Change]struct{}{}}
+	return &Feed{hub: livefeed.New(src, interval, logger)}
 }
 
 // Subscribe returns a channel that receives the queues changed by every event after Subscribe
 // returns (several changes may come as one value), and a function to stop listening.
 func (f *Feed) Subscribe(ctx context.Context) (<-chan Change, func(), error) {
-	ch := make(chan Change, 1)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return nil, nil, ErrClosed
-	}
-	if !f.running {
-		// The head is read before Subscribe returns: an event appended while the poller starts
-		// must not be taken for an old one.
-		head, err := f.log.Head(ctx)
-		if err != nil {
-			return nil, nil, fmt.Errorf("queue feed: %w", err)
-		}
-		f.running = true
-		go f.poll(head)
-	}
-	f.subs[ch] = struct{}{}
-	var once sync.Once
-	return ch, func() {
-		once.Do(func() {
-			f.mu.Lock()
-			if _, ok := f.subs[ch]; ok {
-				close(ch)
-				delete(f.subs, ch)
-			}
-			f.mu.Unlock()
-		})
-	}, nil
+	return f.hub.Subscribe(ctx, everyone{})
 }
 
 // Close ends every subscription (their channels close) and refuses new ones.
-func (f *Feed) Close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.closed = true
-	for ch := range f.subs {
-		close(ch)
-		delete(f.subs, ch)
-	}
-}
+func (f *Feed) Close() { f.hub.Close() }
 
-func (f *Feed) poll(last int64) {
-	tick := time.NewTicker(f.interval)
-	defer tick.Stop()
-	for {
-		<-tick.C
-		f.mu.Lock()
-		if len(f.subs) == 0 {
-			f.running = false
-			f.mu.Unlock()
-			return
-		}
-		f.mu.Unlock()
-		if err := f.round(context.Background(), &last); err != nil {
-			f.logger.Warn("queue feed: reading the log failed; retrying", "err", err)
-		}
-	}
-}
-
-func (f *Feed) round(ctx context.Context, last *int64) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
+// changesAfter reads the log after last to its end and says which queues its events changed.
+func changesAfter(ctx context.Context, log Log, last int64) (Change, int64, error) {
 	var news Change
 	for {
-		events, err := f.log.ReadAll(ctx, *last, readLimit)
+		events, err := log.ReadAll(ctx, last, readLimit)
 		if err != nil {
-			return fmt.Errorf("queue feed: %w", err)
+			return news, last, err
 		}
 		for _, e := range events {
-			*last = e.Position
+			last = e.Position
 			if qs, ok := queuesOf[e.Type]; ok {
 				news = news.merge(Change{Position: e.Position, Queues: qs})
 			}
 		}
 		if len(events) < readLimit {
-			break
+			return news, last, nil
 		}
 	}
-	if len(news.Queues) == 0 {
-		return nil
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for ch := range f.subs {
-		// Only this goroutine sends, under f.mu: after taking an unread value out, the send
-		// cannot block.
-		select {
-		case ch <- news:
-		default:
-			c := news
-			select {
-			case old := <-ch:
-				c = old.merge(news)
-			default:
-			}
-			ch <- c
-		}
-	}
-	return nil
 }
