@@ -141,7 +141,7 @@ func (s *Service) fold(envs []eventstore.Envelope) error {
 		}
 		old := s.copyLocked()
 		if section, ok := settings.Fold(&s.values, e); ok {
-			s.changes = append(s.changes, Change{Section: section, At: at(e), ActorID: meta.ActorID, Reason: reason(e),
+			s.changes = append(s.changes, Change{Section: section, At: recorded(e).At, ActorID: meta.ActorID, Reason: recorded(e).Reason,
 				Old: old, New: s.copyLocked(), Position: env.Position})
 		}
 		s.version = env.Version
@@ -149,36 +149,12 @@ func (s *Service) fold(envs []eventstore.Envelope) error {
 	return nil
 }
 
-func at(e any) time.Time {
-	switch e := e.(type) {
-	case settings.WithdrawalFeeChanged:
-		return e.At
-	case settings.ReferralChanged:
-		return e.At
-	case settings.ApprovalsChanged:
-		return e.At
-	case settings.DepositAddressesChanged:
-		return e.At
-	case settings.SupportChanged:
-		return e.At
+// recorded is the reason and time every settings event carries.
+func recorded(e any) settings.Record {
+	if r, ok := e.(interface{ Recorded() settings.Record }); ok {
+		return r.Recorded()
 	}
-	return time.Time{}
-}
-
-func reason(e any) string {
-	switch e := e.(type) {
-	case settings.WithdrawalFeeChanged:
-		return e.Reason
-	case settings.ReferralChanged:
-		return e.Reason
-	case settings.ApprovalsChanged:
-		return e.Reason
-	case settings.DepositAddressesChanged:
-		return e.Reason
-	case settings.SupportChanged:
-		return e.Reason
-	}
-	return ""
+	return settings.Record{}
 }
 
 // History returns the recorded changes, newest first, with the staff members' names.

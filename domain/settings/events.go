@@ -15,40 +15,45 @@ const (
 	TypeSupportChanged          = "settings.support_changed"
 )
 
+// Record is what every change of the settings carries: why, and when. Embedded, its fields
+// sit beside the section's own in the event's JSON.
+type Record struct {
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// Recorded returns the change's reason and time, whichever section it changed.
+func (r Record) Recorded() Record { return r }
+
 // WithdrawalFeeChanged records a new withdrawal fee schedule, in force for quotes and requests
 // from then on; a withdrawal already requested keeps the fee it was quoted.
 type WithdrawalFeeChanged struct {
 	WithdrawalFee
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Record
 }
 
 // ReferralChanged records a new referral bonus and the least deposit that earns it.
 type ReferralChanged struct {
 	Referral
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Record
 }
 
 // ApprovalsChanged records new thresholds of the four-eyes rule.
 type ApprovalsChanged struct {
 	Approvals
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Record
 }
 
 // DepositAddressesChanged records the whole new list of deposit addresses.
 type DepositAddressesChanged struct {
 	Addresses []Address `json:"addresses"`
-	Reason    string    `json:"reason"`
-	At        time.Time `json:"at"`
+	Record
 }
 
 // SupportChanged records a new support contact.
 type SupportChanged struct {
 	Support
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Record
 }
 
 func (WithdrawalFeeChanged) EventName() string    { return TypeWithdrawalFeeChanged }

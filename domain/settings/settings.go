@@ -294,7 +294,7 @@ func (s *Settings) ChangeWithdrawalFee(old, next WithdrawalFee, reason string, a
 	if next.Equal(old) {
 		return ErrUnchanged
 	}
-	aggregate.Raise(s, WithdrawalFeeChanged{WithdrawalFee: next, Reason: reason, At: at.UTC()})
+	aggregate.Raise(s, WithdrawalFeeChanged{WithdrawalFee: next, Record: Record{Reason: reason, At: at.UTC()}})
 	return nil
 }
 
@@ -310,7 +310,7 @@ func (s *Settings) ChangeReferral(old, next Referral, reason string, at time.Tim
 	if next.Bonus.Equal(old.Bonus) && next.MinDeposit.Equal(old.MinDeposit) {
 		return ErrUnchanged
 	}
-	aggregate.Raise(s, ReferralChanged{Referral: next, Reason: reason, At: at.UTC()})
+	aggregate.Raise(s, ReferralChanged{Referral: next, Record: Record{Reason: reason, At: at.UTC()}})
 	return nil
 }
 
@@ -326,7 +326,7 @@ func (s *Settings) ChangeApprovals(old, next Approvals, ceiling money.Money, rea
 	if next.Equal(old) {
 		return ErrUnchanged
 	}
-	aggregate.Raise(s, ApprovalsChanged{Approvals: next, Reason: reason, At: at.UTC()})
+	aggregate.Raise(s, ApprovalsChanged{Approvals: next, Record: Record{Reason: reason, At: at.UTC()}})
 	return nil
 }
 
@@ -343,7 +343,7 @@ func (s *Settings) ChangeDepositAddresses(old, next []Address, reason string, at
 	if equalAddresses(old, next) {
 		return ErrUnchanged
 	}
-	aggregate.Raise(s, DepositAddressesChanged{Addresses: next, Reason: reason, At: at.UTC()})
+	aggregate.Raise(s, DepositAddressesChanged{Addresses: next, Record: Record{Reason: reason, At: at.UTC()}})
 	return nil
 }
 
@@ -359,7 +359,7 @@ func (s *Settings) ChangeSupport(old, next Support, reason string, at time.Time)
 	if strings.EqualFold(next.Email, old.Email) && next.Email == old.Email {
 		return ErrUnchanged
 	}
-	aggregate.Raise(s, SupportChanged{Support: next, Reason: reason, At: at.UTC()})
+	aggregate.Raise(s, SupportChanged{Support: next, Record: Record{Reason: reason, At: at.UTC()}})
 	return nil
 }
 
