@@ -135,7 +135,13 @@ func (n *Node) start(bin string) error {
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	n.cmd, n.exited = cmd, exited
-	return n.waitRPC()
+	if err := n.waitRPC(); err != nil {
+		_ = cmd.Process.Kill()
+		<-exited
+		n.cmd = nil
+		return err
+	}
+	return nil
 }
 
 // waitRPC polls the RPC port until the node answers, it exits, or a minute passes.
