@@ -58,6 +58,10 @@ fi
 step "ui dependencies"
 scripts/ui-deps.sh
 
+step "chain tools"
+# anvil and solc-js, for the Go tests against a local Ethereum node.
+scripts/chain-deps.sh
+
 step "go vet"
 go vet ./...
 
