@@ -203,6 +203,57 @@ func TestReorganisationReplacesTheBlock(t *testing.T) {
 	}
 }
 
+// A reorganisation that keeps the chain's height: the tip stays, the block under it changes.
+func TestReorganisationAtTheSameHeight(t *testing.T) {
+	node := anviltest.Start(t, anviltest.Options{})
+	src := dial(t, node, node.DeployToken())
+	ctx := context.Background()
+	tx := node.SendToken(alice, big.NewInt(3_500_000))
+	height := node.Mine(2) - 1
+	first := block(t, src, height)
+	if len(first.Transfers) != 1 || first.Transfers[0].Amount != "3.5" {
+		t.Fatalf("block %d: %+v", height, first.Transfers)
+	}
+	node.Reorg(2)
+	if tip, err := src.Tip(ctx); err != nil || tip != height+1 {
+		t.Fatalf("Tip() after the reorganisation = %d, %v; want %d", tip, err, height+1)
+	}
+	second := block(t, src, height)
+	if second.Hash == first.Hash || len(second.Transfers) != 0 {
+		t.Errorf("block %d after the reorganisation: %+v; was %+v", height, second, first)
+	}
+	if _, found, err := src.TxHeight(ctx, tx); err != nil || found {
+		t.Errorf("TxHeight of the reorganised transaction = found %v, %v", found, err)
+	}
+}
+
+// Ether sent to a contract that refuses it never moved: the transaction is mined, but reverted.
+func TestRevertedPaymentIsNoTransfer(t *testing.T) {
+	node := anviltest.Start(t, anviltest.Options{})
+	token := node.DeployToken()
+	src := dial(t, node, token)
+	// The test token has no payable function. An explicit gas limit keeps the node from refusing
+	// the transaction when it estimates the gas.
+	var tx string
+	node.Call(&tx, "eth_sendTransaction", map[string]any{
+		"from": node.Accounts()[0], "to": token, "value": "0xde0b6b3a7640000", "gas": "0x30d40",
+	})
+	paid := node.SendEther(alice, big.NewInt(2e18))
+	height := node.Mine(1)
+	var r struct{ Status hexutil.Uint64 }
+	node.Call(&r, "eth_getTransactionReceipt", tx)
+	if r.Status != 0 {
+		t.Fatalf("the payment to the token contract succeeded; the test needs it to revert")
+	}
+	want := []chain.Transfer{{TxHash: paid, Address: checksummed(alice), Asset: asset.ETH, Amount: "2"}}
+	if got := block(t, src, height).Transfers; !slices.Equal(got, want) {
+		t.Errorf("block %d: %+v, want only %+v", height, got, want)
+	}
+	if h, found, err := src.TxHeight(context.Background(), tx); err != nil || !found || h != height {
+		t.Errorf("TxHeight of a reverted transaction = %d, %v, %v; want it found in block %d", h, found, err, height)
+	}
+}
+
 func TestRestartedNodeKeepsItsBlocks(t *testing.T) {
 	node := anviltest.Start(t, anviltest.Options{})
 	src := dial(t, node, node.DeployToken())

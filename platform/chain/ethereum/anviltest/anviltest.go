@@ -107,7 +107,15 @@ func Start(t testing.TB, opts Options) *Node {
 // the script, when there is none.
 func Binary(t testing.TB) string {
 	t.Helper()
-	modules := filepath.Join(repoRoot(t), "scripts", "chain", "node_modules")
+	bin, err := findBinary(filepath.Join(repoRoot(t), "scripts", "chain", "node_modules"))
+	if err != nil {
+		t.Fatalf("anviltest: %v", err)
+	}
+	return bin
+}
+
+// findBinary looks for anvil in a node_modules directory.
+func findBinary(modules string) (string, error) {
 	arch := map[string]string{"amd64": "amd64", "arm64": "arm64"}[runtime.GOARCH]
 	osName := map[string]string{"linux": "linux", "darwin": "darwin", "windows": "win32"}[runtime.GOOS]
 	name := "anvil"
@@ -122,11 +130,10 @@ func Binary(t testing.TB) string {
 	}
 	for _, c := range candidates {
 		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
-			return c
+			return c, nil
 		}
 	}
-	t.Fatalf("anviltest: no anvil binary in scripts/chain/node_modules; install the chain tools with scripts/chain-deps.sh")
-	return ""
+	return "", errors.New("no anvil binary in scripts/chain/node_modules; install the chain tools with scripts/chain-deps.sh")
 }
 
 // repoRoot is the module's root, found from this file's own path so that tests of any package
@@ -342,6 +349,16 @@ func (n *Node) Revert(id string) {
 	}
 	// A dropped transaction could otherwise come back in the next block mined.
 	n.Call(nil, "anvil_dropAllTransactions")
+}
+
+// Reorg replaces the latest depth blocks with as many new, empty ones (anvil_reorg): the chain
+// keeps its height, the blocks at those heights get new hashes, and their transactions are gone.
+func (n *Node) Reorg(depth int) {
+	n.t.Helper()
+	if depth < 1 || uint64(depth) > n.Height() {
+		n.t.Fatalf("anviltest: cannot reorganise %d blocks of a chain of height %d", depth, n.Height())
+	}
+	n.Call(nil, "anvil_reorg", depth, []any{})
 }
 
 // TxBlock says whether the node knows the transaction as mined, from its receipt, and in which
