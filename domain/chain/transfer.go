@@ -115,3 +115,107 @@ func ForkPoint(recorded []Ref, onChain func(height uint64) (string, error)) (Ref
 	}
 	return Ref{}, ErrForkTooDeep
 }
+
+// StreamCategory is the category of the transfer streams; Stream names one.
+const StreamCategory = "chaintransfer"
+
+// Stream is the stream of the transfer with the given Key.
+func Stream(key string) string { return StreamCategory + "-" + key }
+
+// Status is where a transfer stands.
+type Status string
+
+const (
+	StatusNew      Status = ""         // never seen
+	StatusDetected Status = "detected" // in a block of the best chain, not yet credited
+	StatusCredited Status = "credited"
+	StatusDropped  Status = "dropped"  // its block left the chain before it was credited
+	StatusOrphaned Status = "orphaned" // its block left the chain after it was credited: staff look
+)
+
+// TransferState is the aggregate of one transfer's stream: what was seen of it and what was
+// done. Its rules make every step idempotent, so a transfer seen again, by this process or
+// another, raises nothing new unless something changed on the chain.
+type TransferState struct {
+	aggregate.Root
+	status   Status
+	detected TransferDetected
+}
+
+// NewTransferState returns the state of a transfer never seen.
+func NewTransferState() *TransferState { return &TransferState{} }
+
+// Status is where the transfer stands.
+func (t *TransferState) Status() Status { return t.status }
+
+// Detected is the last sighting of the transfer.
+func (t *TransferState) Detected() TransferDetected { return t.detected }
+
+// Detect records a sighting in a block of the best chain. A transfer already detected in that
+// block, or credited, raises nothing; one dropped (or detected in a block that was replaced)
+// is detected again.
+func (t *TransferState) Detect(d TransferDetected) bool {
+	switch t.status {
+	case StatusCredited, StatusOrphaned:
+		return false
+	case StatusDetected:
+		if t.detected.BlockHash == d.BlockHash {
+			return false
+		}
+	}
+	aggregate.Raise(t, d)
+	return true
+}
+
+// Credit records that the transfer was credited. Only a detected transfer is credited, once.
+func (t *TransferState) Credit(c TransferCredited) bool {
+	if t.status != StatusDetected {
+		return false
+	}
+	aggregate.Raise(t, c)
+	return true
+}
+
+// Remove records that the block at blockHash left the best chain: a detected transfer in it is
+// dropped, a credited one orphaned. Anything else (another block, already removed) raises
+// nothing. It returns what the transfer became, StatusNew when nothing changed.
+func (t *TransferState) Remove(blockHash string, height uint64, at time.Time) Status {
+	if t.detected.BlockHash != blockHash {
+		return StatusNew
+	}
+	switch t.status {
+	case StatusDetected:
+		aggregate.Raise(t, TransferDropped{BlockHash: blockHash, Height: height, At: at.UTC()})
+		return StatusDropped
+	case StatusCredited:
+		aggregate.Raise(t, TransferOrphaned{BlockHash: blockHash, Height: height, At: at.UTC()})
+		return StatusOrphaned
+	}
+	return StatusNew
+}
+
+// Apply implements aggregate.Aggregate.
+func (t *TransferState) Apply(e aggregate.Event) {
+	switch e := e.(type) {
+	case TransferDetected:
+		t.status, t.detected = StatusDetected, e
+	case TransferCredited:
+		t.status = StatusCredited
+	case TransferDropped:
+		t.status = StatusDropped
+	case TransferOrphaned:
+		t.status = StatusOrphaned
+	}
+}
+
+// EventRegistry is what RegisterEvents needs; *eventstore.Registry satisfies it.
+type EventRegistry interface {
+	RegisterEvent(e aggregate.Event, schemaVersion int)
+}
+
+// RegisterEvents registers every transfer event type at its current schema version.
+func RegisterEvents(r EventRegistry) {
+	for _, e := range Events() {
+		r.RegisterEvent(e, 1)
+	}
+}
