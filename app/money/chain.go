@@ -3,6 +3,7 @@ package money
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"time"
 
 	"clearvest/app/command"
@@ -102,8 +103,10 @@ func (s *Service) RejectChainDeposit(ctx context.Context, userID, depositID, rea
 func (s *Service) decideChain(ctx context.Context, userID, depositID string,
 	rule func(acc *account.Account, now time.Time) error,
 	message func(name string, d account.Deposit) (string, any)) (int64, error) {
+	// An investor whose user record is gone (erased) is still credited what arrived; only the
+	// e-mail is left out.
 	u, err := s.user(ctx, userID)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrUserNotFound) {
 		return 0, err
 	}
 	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), chainMeta,
@@ -116,7 +119,7 @@ func (s *Service) decideChain(ctx context.Context, userID, depositID string,
 			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
 				return err
 			}
-			if !raised || u.Status() == identity.StatusClosed || u.Email() == "" {
+			if !raised || u == nil || u.Status() == identity.StatusClosed || u.Email() == "" {
 				return nil
 			}
 			d, _ := acc.Deposit(depositID)
