@@ -47,8 +47,17 @@ const DroppedReason = "The network dropped this transfer before it was confirmed
 // transfer's deposit alike.
 var depositNamespace = uuid.MustParse("6f1d3c1e-8f7a-4c55-9a53-2f1b8c0e7d41")
 
-// DepositID is the id of the deposit recorded for the transfer with key.
-func DepositID(key string) string { return uuid.NewSHA1(depositNamespace, []byte(key)).String() }
+// DepositID is the id of the deposit recorded for the transfer with key when first detected.
+func DepositID(key string) string { return DepositIDAt(key, 1) }
+
+// DepositIDAt is the id of the deposit of the transfer's nth detection: a transfer dropped by a
+// reorganisation (its deposit rejected) that comes back is a new deposit.
+func DepositIDAt(key string, n int) string {
+	if n <= 1 {
+		return uuid.NewSHA1(depositNamespace, []byte(key)).String()
+	}
+	return uuid.NewSHA1(depositNamespace, []byte(fmt.Sprintf("%s/%d", key, n))).String()
+}
 
 // Network is one watched network's settings.
 type Network struct {
@@ -433,7 +442,9 @@ func (w *Watcher) setRow(ctx context.Context, n payout.Network, x row) error {
 	_, err := w.d.Pool.Exec(ctx, `INSERT INTO chain_transfers (network, key, user_id, deposit_id, asset, amount, tx_hash, address, block_hash, height, status, deposit_recorded, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (network, key) DO UPDATE SET block_hash = EXCLUDED.block_hash, height = EXCLUDED.height, status = EXCLUDED.status,
-			deposit_recorded = chain_transfers.deposit_recorded OR EXCLUDED.deposit_recorded, updated_at = EXCLUDED.updated_at`,
+			deposit_recorded = CASE WHEN chain_transfers.deposit_id = EXCLUDED.deposit_id
+				THEN chain_transfers.deposit_recorded OR EXCLUDED.deposit_recorded ELSE EXCLUDED.deposit_recorded END,
+			deposit_id = EXCLUDED.deposit_id, updated_at = EXCLUDED.updated_at`,
 		string(n), x.Key, x.UserID, x.DepositID, x.Asset, x.Amount, x.TxHash, x.Address, x.BlockHash, int64(x.Height), x.Status, x.DepositRecorded, w.d.Clock.Now())
 	return err
 }
@@ -488,10 +499,11 @@ func (w *Watcher) detect(ctx context.Context, n payout.Network, b chain.Block, t
 	if err != nil {
 		return err
 	}
-	x := row{Key: key, UserID: userID, DepositID: DepositID(key), Asset: string(t.Asset), Amount: t.Amount, TxHash: t.TxHash,
+	x := row{Key: key, UserID: userID, Asset: string(t.Asset), Amount: t.Amount, TxHash: t.TxHash,
 		Address: t.Address, BlockHash: b.Hash, Height: b.Height, Status: string(chain.StatusDetected)}
 	if !st.Detect(chain.TransferDetected{Network: string(n), Asset: string(t.Asset), TxHash: t.TxHash, Index: t.Index, Address: t.Address,
 		UserID: userID, Amount: t.Amount, BlockHash: b.Hash, Height: b.Height, At: w.d.Clock.Now().UTC()}) {
+		x.DepositID = DepositIDAt(key, st.Detections())
 		// Seen before in this block, or already credited: the row says where it stands.
 		x.Status = string(st.Status())
 		if st.Status() == chain.StatusDetected {
@@ -499,6 +511,7 @@ func (w *Watcher) detect(ctx context.Context, n payout.Network, b chain.Block, t
 		}
 		return nil
 	}
+	x.DepositID = DepositIDAt(key, st.Detections())
 	recorded, err := w.recordDeposit(ctx, n, x, st)
 	if err != nil {
 		return err

@@ -234,9 +234,8 @@ func TestReorgBeforeConfirmationsRejects(t *testing.T) {
 		t.Fatalf("after the reorganisation: deposit %+v, want rejected with the dropped reason", d)
 	}
 	e.wantAvailable(u, "0.00")
-	// The transfer is mined again in the new branch: a new detection on the same stream. Its
-	// deposit id is the same, already rejected, so nothing is credited; staff see the credit
-	// only on the transfer's stream.
+	// The transfer is mined again in the new branch: a new detection on the same stream and a
+	// new deposit, credited once it has its confirmations.
 	src.mine(tr)
 	src.mine()
 	src.mine()
@@ -245,8 +244,12 @@ func TestReorgBeforeConfirmationsRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Status() != chain.StatusCredited {
-		t.Fatalf("reappeared transfer: status %s", st.Status())
+	if st.Status() != chain.StatusCredited || st.Detections() != 2 {
+		t.Fatalf("reappeared transfer: status %s, detections %d", st.Status(), st.Detections())
+	}
+	e.wantAvailable(u, "100.00")
+	if n := len(e.account(u).Deposits()); n != 2 {
+		t.Fatalf("%d deposits, want the rejected one and the credited one", n)
 	}
 }
 

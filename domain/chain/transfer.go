@@ -138,9 +138,14 @@ const (
 // another, raises nothing new unless something changed on the chain.
 type TransferState struct {
 	aggregate.Root
-	status   Status
-	detected TransferDetected
+	status     Status
+	detected   TransferDetected
+	detections int
 }
+
+// Detections is how many times the transfer was detected: more than once when a
+// reorganisation dropped it and it came back. Each detection is a deposit of its own.
+func (t *TransferState) Detections() int { return t.detections }
 
 // NewTransferState returns the state of a transfer never seen.
 func NewTransferState() *TransferState { return &TransferState{} }
@@ -198,6 +203,9 @@ func (t *TransferState) Remove(blockHash string, height uint64, at time.Time) St
 func (t *TransferState) Apply(e aggregate.Event) {
 	switch e := e.(type) {
 	case TransferDetected:
+		if t.status != StatusDetected {
+			t.detections++
+		}
 		t.status, t.detected = StatusDetected, e
 	case TransferCredited:
 		t.status = StatusCredited

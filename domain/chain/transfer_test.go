@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"time"
 	"testing"
 )
 
@@ -78,6 +79,46 @@ func FuzzForkPoint(f *testing.F) {
 		}
 		if err != nil || got.Height != n-d || got.Hash != old[n-d] {
 			t.Fatalf("fork at %d: got %v %v", n-d, got, err)
+		}
+	})
+}
+
+// FuzzTransferCreditedOnce drives one transfer's state through random sightings, credits and
+// removals of blocks: it is never credited twice, and only while detected in the block last seen.
+func FuzzTransferCreditedOnce(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 0, 1, 3, 1})
+	f.Add([]byte{0, 0, 2, 1, 2, 5, 1, 1})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		st := NewTransferState()
+		credits := 0
+		for _, op := range ops {
+			block := fmt.Sprintf("b%d", op>>2&3)
+			switch op & 3 {
+			case 0, 3:
+				st.Detect(TransferDetected{BlockHash: block, Height: uint64(op >> 2 & 3)})
+			case 1:
+				before := st.Status()
+				if st.Credit(TransferCredited{}) {
+					if before != StatusDetected {
+						t.Fatalf("credited from %q", before)
+					}
+					credits++
+				}
+			case 2:
+				st.Remove(block, 0, time.Time{})
+			}
+			if credits > 1 {
+				t.Fatalf("credited %d times by %v", credits, ops)
+			}
+		}
+		n := 0
+		for _, e := range st.Changes() {
+			if _, ok := e.(TransferCredited); ok {
+				n++
+			}
+		}
+		if n != credits || n > 1 {
+			t.Fatalf("%d credit events", n)
 		}
 	})
 }
