@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"time"
 	"testing"
+	"time"
 )
 
 func TestConfirmations(t *testing.T) {
