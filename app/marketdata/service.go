@@ -212,3 +212,22 @@ func (s *Service) Candles(ctx context.Context, symbol, interval string) (View, e
 	}
 	return v, nil
 }
+
+// LastClose is the close of the newest cached daily candle of sym and when the cache was last
+// fetched; ok is false when nothing is cached. What the chain watcher prices BTC deposits at.
+func (s *Service) LastClose(ctx context.Context, sym Symbol) (string, time.Time, bool, error) {
+	var close string
+	var at time.Time
+	err := s.pool.QueryRow(ctx, `
+		SELECT c.close::text, r.fetched_at FROM market_candles c
+		JOIN market_refreshes r ON r.symbol = c.symbol AND r.interval = c.interval
+		WHERE c.symbol = $1 AND c.interval = $2 AND r.fetched_at IS NOT NULL
+		ORDER BY c.day DESC LIMIT 1`, string(sym), Interval1d).Scan(&close, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", time.Time{}, false, nil
+	}
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("marketdata: last close: %w", err)
+	}
+	return close, at.UTC(), true, nil
+}

@@ -164,6 +164,7 @@ type Deposit struct {
 	Notes         string      `json:"notes,omitempty"`
 	StaffID       string      `json:"staffId,omitempty"`
 	ApprovedBy    string      `json:"approvedBy,omitempty"` // the second staff member, when one was needed
+	Source        string      `json:"source,omitempty"`     // SourceChain: seen on the chain, not declared
 	RequestedAt   time.Time   `json:"requestedAt"`
 	DecidedAt     time.Time   `json:"decidedAt"`
 }
@@ -278,6 +279,10 @@ type DepositRequest struct {
 
 // RequestDeposit records a deposit waiting for staff. Nothing is credited yet.
 func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
+	return a.requestDeposit(r, "", at)
+}
+
+func (a *Account) requestDeposit(r DepositRequest, source string, at time.Time) error {
 	if err := a.newRequestID(r.DepositID); err != nil {
 		return err
 	}
@@ -315,9 +320,69 @@ func (a *Account) RequestDeposit(r DepositRequest, at time.Time) error {
 	}
 	a.raise(DepositRequested{
 		DepositID: r.DepositID, TransactionID: txID, Amount: r.Amount, Asset: asset, Network: network,
-		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, Address: address, At: at.UTC(),
+		OnChainAmount: r.OnChainAmount, USDRate: r.USDRate, TxHash: txHash, Address: address, Source: source, At: at.UTC(),
 	})
 	return nil
+}
+
+// SourceChain marks a deposit the chain watcher recorded and decided by itself (docs/chain.md).
+const SourceChain = "chain"
+
+// RecordChainDeposit records a deposit the chain watcher saw arrive at one of the investor's
+// addresses: pending, like a declared one, until its transfer has enough confirmations. A
+// deposit id already on the account (the transfer seen again) raises nothing.
+func (a *Account) RecordChainDeposit(r DepositRequest, at time.Time) error {
+	if _, ok := a.deposits[r.DepositID]; ok {
+		return nil
+	}
+	return a.requestDeposit(r, SourceChain, at)
+}
+
+// ConfirmChainDeposit credits a chain deposit whose transfer reached its confirmations:
+// received is the on-chain amount at rate (USD per unit, as of rateAt). No staff member takes
+// part; the event says so. A deposit already decided raises nothing and is no error: the
+// watcher may see the same transfer again.
+func (a *Account) ConfirmChainDeposit(depositID string, received money.Money, rate string, rateAt time.Time, confirmations uint64, at time.Time) error {
+	d, err := a.chainDeposit(depositID)
+	if err != nil || d.Status != StatusPending {
+		return err
+	}
+	if _, err := money.Positive(received); err != nil {
+		return err
+	}
+	if !validRate(rate) {
+		return ErrInvalidRate
+	}
+	t := rateAt.UTC()
+	a.raise(DepositConfirmed{DepositID: depositID, Received: received, Source: SourceChain, Rate: rate, RateAt: &t,
+		Confirmations: confirmations, At: at.UTC()})
+	return nil
+}
+
+// RejectChainDeposit withdraws a chain deposit whose transfer left the chain before it was
+// confirmed, with a reason the investor reads. A deposit already decided raises nothing.
+func (a *Account) RejectChainDeposit(depositID, reason string, at time.Time) error {
+	d, err := a.chainDeposit(depositID)
+	if err != nil || d.Status != StatusPending {
+		return err
+	}
+	if strings.TrimSpace(reason) == "" {
+		return ErrRejectReasonRequired
+	}
+	a.raise(DepositRejected{DepositID: depositID, Notes: reason, Source: SourceChain, At: at.UTC()})
+	return nil
+}
+
+func (a *Account) chainDeposit(id string) (*Deposit, error) {
+	d, ok := a.deposits[id]
+	if !ok {
+		return nil, ErrDepositNotFound
+	}
+	if d.Source != SourceChain {
+		// A declared deposit is decided by staff, under the four-eyes rules, never here.
+		return nil, ErrDepositNotFound
+	}
+	return d, nil
 }
 
 // Countersign is the second person of a four-eyes decision (domain/proposal): the proposal that
@@ -1062,6 +1127,7 @@ func (a *Account) Apply(e aggregate.Event) {
 		a.deposits[e.DepositID] = &Deposit{
 			ID: e.DepositID, TransactionID: e.TransactionID, Amount: e.Amount, Asset: e.Asset, Network: e.Network,
 			OnChainAmount: e.OnChainAmount, USDRate: e.USDRate, TxHash: e.TxHash, Address: e.Address, Status: StatusPending, RequestedAt: e.At,
+			Source: e.Source,
 		}
 	case DepositConfirmed:
 		b.Available = b.Available.Add(e.Received)

@@ -49,8 +49,11 @@ type DepositRequested struct {
 	TxHash        string      `json:"txHash,omitempty"`
 	// Address is where the user was told to send the asset (absent in events written before
 	// deposits had a service).
-	Address string    `json:"address,omitempty"`
-	At      time.Time `json:"at"`
+	Address string `json:"address,omitempty"`
+	// Source is SourceChain for a deposit the chain watcher saw arrive; empty for one an
+	// investor declared.
+	Source string    `json:"source,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // DepositConfirmed credits Received, what actually arrived in USD (it may differ from the
@@ -62,17 +65,27 @@ type DepositConfirmed struct {
 	StaffID   string      `json:"staffId"`
 	// ProposalID and ApprovedBy name the four-eyes proposal and its second staff member when
 	// the confirmation needed one; StaffID is then the proposer.
-	ProposalID string    `json:"proposalId,omitempty"`
-	ApprovedBy string    `json:"approvedBy,omitempty"`
-	At         time.Time `json:"at"`
+	ProposalID string `json:"proposalId,omitempty"`
+	ApprovedBy string `json:"approvedBy,omitempty"`
+	// Source is SourceChain when the chain watcher credited the deposit by itself (StaffID is
+	// then empty): Received is the on-chain amount at Rate (USD per unit, as of RateAt), once
+	// the transfer had Confirmations blocks on it.
+	Source        string     `json:"source,omitempty"`
+	Rate          string     `json:"rate,omitempty"`
+	RateAt        *time.Time `json:"rateAt,omitempty"`
+	Confirmations uint64     `json:"confirmations,omitempty"`
+	At            time.Time  `json:"at"`
 }
 
 // DepositRejected records that nothing arrived, or not what was claimed; nothing is credited.
 type DepositRejected struct {
-	DepositID string    `json:"depositId"`
-	Notes     string    `json:"notes,omitempty"`
-	StaffID   string    `json:"staffId"`
-	At        time.Time `json:"at"`
+	DepositID string `json:"depositId"`
+	Notes     string `json:"notes,omitempty"`
+	StaffID   string `json:"staffId"`
+	// Source is SourceChain when the chain watcher withdrew the deposit (its block left the
+	// chain before it was confirmed); StaffID is then empty.
+	Source string    `json:"source,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // Terms are a plan's terms as they were when the investment was requested. The investment keeps
