@@ -5,7 +5,8 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
-	"slices"
+
+	"clearvest/platform/chain/bitcoin"
 )
 
 // Variables of the Bitcoin chain watcher.
@@ -13,9 +14,6 @@ const (
 	EnvChainBTCRPCURL  = "CLEARVEST_CHAIN_BTC_RPC_URL"
 	EnvChainBTCNetwork = "CLEARVEST_CHAIN_BTC_NETWORK"
 )
-
-// bitcoinNetworks are the chain parameter names the Bitcoin source knows.
-var bitcoinNetworks = []string{"mainnet", "testnet3", "testnet4", "signet", "regtest", "simnet"}
 
 // BitcoinChain says which Bitcoin node the deposit watcher reads. The zero value (no URL) means
 // Bitcoin deposits are not watched.
@@ -53,8 +51,9 @@ func ParseBitcoinChain(get func(string) string) (BitcoinChain, error) {
 	if network == "" {
 		network = "mainnet"
 	}
-	if !slices.Contains(bitcoinNetworks, network) {
-		return BitcoinChain{}, fmt.Errorf("%s: %q is not one of %v", EnvChainBTCNetwork, network, bitcoinNetworks)
+	// The source's own list of chain parameters decides which names exist.
+	if _, err := bitcoin.Params(network); err != nil {
+		return BitcoinChain{}, fmt.Errorf("%s: %w", EnvChainBTCNetwork, err)
 	}
 	if raw == "" {
 		return BitcoinChain{}, nil
