@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -561,7 +562,7 @@ func usdOf(a asset.Asset, amount, rate string) (dmoney.Money, error) {
 	if err != nil {
 		return dmoney.Money{}, err
 	}
-	return dmoney.Parse(x.Decimal().Mul(r.Decimal()).RoundBank(2).StringFixed(2))
+	return asset.USDValue(x, r), nil
 }
 
 // recordPending records the deposits of detected transfers that waited for a rate.
@@ -724,7 +725,7 @@ func (w *Watcher) Detail(ctx context.Context) (string, error) {
 			out = append(out, fmt.Sprintf("chain %s: %d transfers wait for a rate", n, h.WaitingRate))
 		}
 	}
-	return joinDetails(out), nil
+	return strings.Join(out, "; "), nil
 }
 
 // staleTip is how long a network's tip may stand still before it counts as behind: many times
@@ -734,15 +735,4 @@ func staleTip(n payout.Network) time.Duration {
 		return 90 * time.Minute
 	}
 	return 10 * time.Minute
-}
-
-func joinDetails(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += "; "
-		}
-		out += x
-	}
-	return out
 }
