@@ -18,9 +18,11 @@ type Source interface {
 	TxHeight(ctx context.Context, txHash string) (height uint64, found bool, err error)
 }
 
-// Owners names the investor an address was given to.
+// Owners names the investors the addresses were given to, by address; an address given to no
+// one is absent. One question per block, however many outputs it has: a Bitcoin block pays
+// thousands of addresses, a handful of them ours.
 type Owners interface {
-	Owner(ctx context.Context, network payout.Network, address string) (userID string, ok bool, err error)
+	Owners(ctx context.Context, network payout.Network, addresses []string) (map[string]string, error)
 }
 
 // Rates answers the USD price of one unit of an asset and when it was taken; ok is false when

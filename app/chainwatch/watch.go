@@ -479,11 +479,19 @@ func (w *Watcher) appendAlone(ctx context.Context, key string, st *chain.Transfe
 
 // process records the block's transfers to investors' addresses.
 func (w *Watcher) process(ctx context.Context, n payout.Network, b chain.Block) error {
+	if len(b.Transfers) == 0 {
+		return nil
+	}
+	addresses := make([]string, len(b.Transfers))
+	for i, t := range b.Transfers {
+		addresses[i] = t.Address
+	}
+	owners, err := w.d.Owners.Owners(ctx, n, addresses)
+	if err != nil {
+		return fmt.Errorf("chainwatch: owners of block %d's addresses: %w", b.Height, err)
+	}
 	for _, t := range b.Transfers {
-		userID, ok, err := w.d.Owners.Owner(ctx, n, t.Address)
-		if err != nil {
-			return fmt.Errorf("chainwatch: owner of %s: %w", t.Address, err)
-		}
+		userID, ok := owners[t.Address]
 		if !ok {
 			continue
 		}

@@ -90,9 +90,14 @@ func (f *fakeChain) reorg(height int) {
 
 type owners map[string]string
 
-func (o owners) Owner(_ context.Context, _ payout.Network, addr string) (string, bool, error) {
-	u, ok := o[addr]
-	return u, ok, nil
+func (o owners) Owners(_ context.Context, _ payout.Network, addresses []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range addresses {
+		if u, ok := o[a]; ok {
+			out[a] = u
+		}
+	}
+	return out, nil
 }
 
 type fixedRates struct{}
