@@ -57,8 +57,10 @@ type identityParts struct {
 	broadcast *appbroadcast.Service
 	// community runs testimonials and answers the public social proof and badges.
 	community *community.Service
-	pool      *pgxpool.Pool
-	store     *postgres.Store
+	// commands is the command runner every service above shares; the chain watchers use it too.
+	commands *command.Runner
+	pool     *pgxpool.Pool
+	store    *postgres.Store
 }
 
 // newIdentity wires the identity flows on an open, migrated database. clk is the application's
@@ -162,7 +164,7 @@ func newIdentity(ctx context.Context, cfg config.Config, clk clock.Clock, pool *
 		return identityParts{}, err
 	}
 	return identityParts{codec: codec, cipher: cipher, sender: sender, accounts: svc, kyc: kycService, plans: planService,
-		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, settings: settingsService, broadcast: broadcastService, community: communityService, pool: pool, store: store}, nil
+		money: moneyService, approvals: approvalService, referrals: referralService, support: supportService, settings: settingsService, broadcast: broadcastService, community: communityService, commands: commands, pool: pool, store: store}, nil
 }
 
 // depositAddresses are the configured deposit addresses as the money service takes them; in

@@ -2,7 +2,9 @@ package main
 
 import (
 	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/chainwatch"
 	"clearvest/domain/broadcast"
+	"clearvest/domain/chain"
 	"context"
 	"fmt"
 
@@ -58,7 +60,7 @@ import (
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
 		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations,
-		appbroadcast.Migrations}
+		appbroadcast.Migrations, chainwatch.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one
@@ -83,6 +85,7 @@ func newRegistry() *eventstore.Registry {
 	testimonial.RegisterEvents(r)
 	proposal.RegisterEvents(r)
 	settings.RegisterEvents(r)
+	chain.RegisterEvents(r)
 	return r
 }
 

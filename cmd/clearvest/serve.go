@@ -22,6 +22,7 @@ import (
 
 	"clearvest/api"
 	appaudit "clearvest/app/audit"
+	"clearvest/app/chainwatch"
 	"clearvest/content"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/ratelimit"
@@ -191,6 +192,20 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		return err
 	}
 
+	// Every serve process runs the chain watchers (docs/chain.md); each network is leased in the
+	// database, so one process reads a node at a time and the events are appended once.
+	var chainOwners chainwatch.Owners
+	chains, err := newChainWatch(ctx, cfg.Chain, ident, chainOwners, market, clk, reg, logger)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+	defer chains.close()
+	details := []api.ReadinessDetail{ident.money.MaturityDetail}
+	if chains.watcher != nil {
+		details = append(details, chains.watcher.Detail)
+	}
+
 	// The request limits (docs/security.md, "Rate limits and quotas") count in PostgreSQL, shared
 	// by every serve process; a load test turns them off outside production.
 	var requestLimiter *ratelimit.Limiter
@@ -206,7 +221,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	queueFeed := queuefeed.New(store, 0, logger)
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
-		Health: pool, Readiness: runner, Positions: store, Details: []api.ReadinessDetail{ident.money.MaturityDetail}, ReadYourWrites: runner, Metrics: reg,
+		Health: pool, Readiness: runner, Positions: store, Details: details, ReadYourWrites: runner, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Approvals: ident.approvals, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		Content: siteContent, Support: ident.support, Settings: ident.settings, Broadcast: ident.broadcast,
 		DevClock:       devClock,
@@ -249,6 +264,13 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	marketDone := make(chan struct{})
 	go func() { defer close(marketDone); market.Run(workers) }()
+	chainsDone := make(chan struct{})
+	go func() {
+		defer close(chainsDone)
+		if chains.watcher != nil {
+			chains.watcher.Run(workers)
+		}
+	}()
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -290,6 +312,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-referralsDone
 	<-maturityDone
 	<-marketDone
+	<-chainsDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -135,6 +135,8 @@ type Config struct {
 	Approvals Approvals
 	// Limits are the money limits: a referral's minimum deposit and the open deposit quota.
 	Limits Limits
+	// Chain is the deposit watchers' nodes and settings (CLEARVEST_CHAIN_*); zero watches nothing.
+	Chain Chain
 	// EnvChosen is set when CLEARVEST_ENV was given rather than left unset: development tools
 	// run only when development was chosen on purpose (safety.go).
 	EnvChosen bool
@@ -311,6 +313,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.Limits, err = LoadLimits(getenv); err != nil {
+		return Config{}, err
+	}
+	if c.Chain, err = LoadChain(getenv); err != nil {
 		return Config{}, err
 	}
 	if err := checkProduction(c); err != nil {
