@@ -177,6 +177,7 @@ var operationActions = map[string]Action{
 	"setFeeExemption": ActWaiveFees,
 	// The staff navigation's counts of what waits in each queue.
 	"getQueueCounts": ActReviewQueues,
+	"getChainStatus": ActReviewQueues,
 	// The audit screens (admins): staff actions, stored events, the books at a position.
 	"getAuditLog":    ActAudit,
 	"getAuditLogCsv": ActAudit,

@@ -141,6 +141,9 @@ type Deps struct {
 	// QueueFeed tells staff, live, when their queues change (GET /api/staff/events); nil
 	// answers that stream with a 422 (tests of other parts).
 	QueueFeed *queuefeed.Feed
+	// Chains answers the staff dashboard how the deposit watchers stand; nil when no chain is
+	// watched (the answer is then an empty list).
+	Chains ChainStatus
 	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
 	// Approvals runs the four-eyes proposals; nil: decisions never need a second person (tests

@@ -46,6 +46,7 @@ type server struct {
 	audit         *appaudit.Service
 	settings      *appsettings.Service
 	queueFeed     *queuefeed.Feed
+	chains        ChainStatus
 	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
 	production    bool
 	secureCookies bool
@@ -72,6 +73,7 @@ func newServer(deps Deps) *server {
 		plans:      deps.Plans,
 		money:      deps.Money,
 		queueFeed:  deps.QueueFeed,
+		chains:     deps.Chains,
 		approvals:  deps.Approvals,
 		referrals:  deps.Referrals,
 		market:     deps.Market,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"clearvest/api"
 	"clearvest/app/chainwatch"
 	appmarket "clearvest/app/marketdata"
 	"clearvest/domain/clock"
@@ -76,4 +77,13 @@ func newChainWatch(ctx context.Context, cfg config.Chain, ident identityParts, o
 		return chainWatch{}, err
 	}
 	return chainWatch{watcher: w, close: closeAll}, nil
+}
+
+// status is what the staff dashboard reads; nil when no chain is watched. A nil *Watcher must
+// not become a non-nil interface.
+func (c chainWatch) status() api.ChainStatus {
+	if c.watcher == nil {
+		return nil
+	}
+	return c.watcher
 }

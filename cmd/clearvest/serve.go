@@ -231,6 +231,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		RequestLimiter: requestLimiter,
 		Audit:          auditService,
 		QueueFeed:      queueFeed,
+		Chains:         chains.status(),
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

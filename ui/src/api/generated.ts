@@ -963,6 +963,12 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getChainStatus: build.query<
+      GetChainStatusApiResponse,
+      GetChainStatusApiArg
+    >({
+      query: () => ({ url: `/staff/chain-status` }),
+    }),
     sendComposedEmail: build.mutation<
       SendComposedEmailApiResponse,
       SendComposedEmailApiArg
@@ -1803,6 +1809,9 @@ export type GetQueueCountsApiArg = {
      */
   "X-Clearvest-Position"?: number;
 };
+export type GetChainStatusApiResponse =
+  /** status 200 The watched chains. */ ChainStatus;
+export type GetChainStatusApiArg = void;
 export type SendComposedEmailApiResponse =
   /** status 200 The preview, or the send. */ ComposeEmailResponse;
 export type SendComposedEmailApiArg = {
@@ -3071,6 +3080,30 @@ export type QueueCounts = {
   supportTickets?: number;
   testimonials?: number;
 };
+export type ChainNetworkStatus = {
+  network: DepositNetwork;
+  /** `down`: the last pass failed (the node is unreachable or refused); `behind`: blocks
+    wait to be read, or no pass succeeded for a minute; `starting`: no pass yet.
+    Nothing is lost while a node is down: the watcher resumes from its cursor.
+     */
+  state: "starting" | "ok" | "behind" | "down";
+  /** The node's best block height as last seen. */
+  tip: number;
+  /** The last block fully read. */
+  cursor: number;
+  /** Confirmations a transfer needs before it is credited. */
+  confirmations: number;
+  lastSuccessAt: string | null;
+  lastError: string;
+  lastErrorAt: string | null;
+  /** Transfers seen whose deposit waits for a market price. */
+  waitingForPrice: number;
+  /** Credited transfers whose block left the chain; staff must look (nothing was debited). */
+  orphaned: number;
+};
+export type ChainStatus = {
+  networks: ChainNetworkStatus[];
+};
 export type EmailPreview = {
   subject: string;
   html: string;
@@ -3486,6 +3519,7 @@ export const {
   useGetMyBadgeQuery,
   useStreamStaffEventsQuery,
   useGetQueueCountsQuery,
+  useGetChainStatusQuery,
   useSendComposedEmailMutation,
   useSendAutomatedEmailMutation,
   useListEmailBroadcastsQuery,

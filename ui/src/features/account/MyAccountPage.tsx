@@ -11,6 +11,7 @@ import { useSettleDueInvestments } from '../../components/settleDue';
 import { useTranslation } from '../../i18n';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { WaitingForYou } from './WaitingForYou';
+import { ChainWatchers } from './ChainWatchers';
 import { DashboardPanels } from './DashboardPanels';
 import './dashboard.css';
 
@@ -149,6 +150,7 @@ function Dashboard({ user }: { user: User }) {
       </header>
       {!user.isVerified ? <VerifyEmailBanner /> : null}
       {staff ? <WaitingForYou /> : null}
+      {staff ? <ChainWatchers /> : null}
 
       <section aria-labelledby="money-title" className="dashboard__section">
         <h2 id="money-title" className="visually-hidden">
