@@ -68,18 +68,22 @@ func (w *Watcher) observePayout(ctx context.Context, withdrawalID, txHash, netwo
 		return err
 	}
 	now := w.d.Clock.Now()
+	was := st.Last().Status
 	if st.Observe(withdrawalID, network, txHash, seen, tip, need, now) {
 		if _, err := w.d.Commands.InTx(ctx, systemMeta, func(ctx context.Context, tx *command.Tx) error {
 			return tx.Append(ctx, command.Change{Stream: payoutStream(withdrawalID), Aggregate: st})
 		}); err != nil {
 			return err
 		}
-		switch last := st.Last(); last.Status {
-		case chain.PayoutFailed:
-			w.d.Logger.ErrorContext(ctx, "chainwatch: a recorded payout failed on the chain and moved nothing; staff must look",
-				"network", network, "withdrawal", withdrawalID, "tx", txHash, "height", last.Height)
-		case chain.PayoutMissing:
-			w.d.Logger.WarnContext(ctx, "chainwatch: a recorded payout left the best chain", "network", network, "withdrawal", withdrawalID, "tx", txHash)
+		// Staff hear of a change of status once, not of every confirmation.
+		if last := st.Last(); last.Status != was {
+			switch last.Status {
+			case chain.PayoutFailed:
+				w.d.Logger.ErrorContext(ctx, "chainwatch: a recorded payout failed on the chain and moved nothing; staff must look",
+					"network", network, "withdrawal", withdrawalID, "tx", txHash, "height", last.Height)
+			case chain.PayoutMissing:
+				w.d.Logger.WarnContext(ctx, "chainwatch: a recorded payout left the best chain", "network", network, "withdrawal", withdrawalID, "tx", txHash)
+			}
 		}
 	}
 	last := st.Last()
