@@ -16,6 +16,7 @@ import (
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
+	"clearvest/domain/chain"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"
@@ -83,6 +84,7 @@ func newRegistry() *eventstore.Registry {
 	testimonial.RegisterEvents(r)
 	proposal.RegisterEvents(r)
 	settings.RegisterEvents(r)
+	chain.RegisterEvents(r)
 	return r
 }
 
