@@ -102,7 +102,7 @@ func TestBitcoinEndToEnd(t *testing.T) {
 		// down: the pass fails and says so.
 		e.expireLease()
 		w := e.watcher(own, 0)
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second) // rpcclient retries a refused connection for ~20 s
 		err := w.Pass(ctx, src)
 		cancel()
 		if err == nil {
