@@ -129,18 +129,20 @@ func TestBitcoinEndToEnd(t *testing.T) {
 		e := newE2E(t, src, node.Tip(t))
 		w := e.watcher(owners{}, 0)
 		tx := node.Send(t, node.MiningAddress(), 100_000)
-		_, wid := e.recordPayout(tx)
+		uid, wid := e.recordPayout(tx)
 		e.pass(w) // in the mempool: nothing to record
 		e.wantSightings(wid, tx)
 		node.Mine(t, 1)
 		height := node.Tip(t)
 		e.pass(w)
 		e.wantSightings(wid, tx, chain.PayoutSeen{Status: chain.PayoutConfirming, Height: height, Confirmations: 1})
+		e.wantPayoutRead(uid, wid, chain.PayoutConfirming, 1)
 		node.Mine(t, 2)
 		e.pass(w)
 		node.Mine(t, 1)
 		e.pass(w) // final: not looked at again
 		e.wantSightings(wid, tx, chain.PayoutSeen{Status: chain.PayoutConfirming, Height: height, Confirmations: 1},
 			chain.PayoutSeen{Status: chain.PayoutFinal, Height: height, Confirmations: e2eConfirmations})
+		e.wantPayoutRead(uid, wid, chain.PayoutFinal, e2eConfirmations)
 	})
 }

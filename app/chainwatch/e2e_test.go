@@ -9,8 +9,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"clearvest/app/accounts/accountstest"
 	"clearvest/app/chainwatch"
 	"clearvest/app/command"
+	appmoney "clearvest/app/money"
 	"clearvest/domain/account"
 	"clearvest/domain/asset"
 	"clearvest/domain/chain"
@@ -19,6 +21,11 @@ import (
 	"clearvest/eventstore"
 	"clearvest/platform/chain/hdaddr"
 	"clearvest/platform/chain/hdaddr/hdaddrtest"
+	"clearvest/platform/config"
+	"clearvest/projections"
+	"clearvest/projections/ledger"
+	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
 )
 
 // The end-to-end tests run the watcher against real local nodes (btcd in simnet, anvil) through
@@ -55,7 +62,21 @@ type e2e struct {
 
 func newE2E(t *testing.T, src chainwatch.Source, tip uint64) *e2e {
 	t.Helper()
-	return &e2e{env: newEnv(t), src: src, start: tip + 1}
+	// The read models the investor's and staff's pages read: the books, balances and withdrawals.
+	ae := accountstest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+		chain.RegisterEvents(codec)
+		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec)}
+	}, appmoney.Migrations, chainwatch.Migrations))
+	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := appmoney.New(appmoney.Config{PublicURL: accountstest.PublicURL, WithdrawalFee: fee},
+		appmoney.Deps{Pool: ae.Pool, Commands: ae.Commands, Sender: ae.Sender, Clock: ae.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &e2e{env: &env{t: t, env: ae, money: svc, commands: ae.Commands}, src: src, start: tip + 1}
 }
 
 func (e *e2e) watcher(own owners, lease time.Duration) *chainwatch.Watcher {
@@ -99,10 +120,32 @@ func (e *e2e) wantDeposit(userID, txHash string, status account.Status) account.
 	return ds[0]
 }
 
-// wantBalance checks the investor's balance as the money service reads it (the account).
+// wantBalance checks the investor's available balance on their account and as the money service
+// reads it for their pages (the balances read model, once it has caught up).
 func (e *e2e) wantBalance(userID, want string) {
 	e.t.Helper()
 	e.wantAvailable(userID, want)
+	e.env.env.CatchUp(e.t)
+	b, err := e.money.Balances(context.Background(), userID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if b.Available.String() != want {
+		e.t.Fatalf("balances read of %s: available %s, want %s", userID, b.Available, want)
+	}
+}
+
+// wantPayoutRead checks the payout as the investor reads it on their withdrawal.
+func (e *e2e) wantPayoutRead(userID, withdrawalID string, status chain.PayoutStatus, confirmations uint64) {
+	e.t.Helper()
+	e.env.env.CatchUp(e.t)
+	w, err := e.money.Withdrawal(context.Background(), appmoney.Actor{UserID: userID}, withdrawalID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if w.OnChain.Status != status || w.OnChain.Confirmations != confirmations {
+		e.t.Fatalf("withdrawal %s as its owner reads it: on chain %+v, want %s with %d confirmations", withdrawalID, w.OnChain, status, confirmations)
+	}
 }
 
 // race runs passes of two watchers without a lease at once, then once more each, over the same

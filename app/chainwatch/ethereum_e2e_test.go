@@ -130,8 +130,8 @@ func TestEthereumEndToEnd(t *testing.T) {
 		to := node.Accounts()[2].Hex()
 		paid := node.SendToken(to, usdt)
 		reverted := node.SendTokenFailing(to, usdt)
-		_, paidID := e.recordPayout(paid)
-		_, revertedID := e.recordPayout(reverted)
+		paidBy, paidID := e.recordPayout(paid)
+		revertedBy, revertedID := e.recordPayout(reverted)
 		height := node.Mine(1)
 		e.pass(w)
 		e.wantSightings(paidID, paid, chain.PayoutSeen{Status: chain.PayoutConfirming, Height: height, Confirmations: 1})
@@ -151,6 +151,8 @@ func TestEthereumEndToEnd(t *testing.T) {
 			chain.PayoutSeen{Status: chain.PayoutFinal, Height: height, Confirmations: e2eConfirmations})
 		e.wantSightings(revertedID, reverted, chain.PayoutSeen{Status: chain.PayoutFailed, Height: height, Confirmations: 1},
 			chain.PayoutSeen{Status: chain.PayoutFailed, Height: height, Confirmations: e2eConfirmations})
+		e.wantPayoutRead(paidBy, paidID, chain.PayoutFinal, e2eConfirmations)
+		e.wantPayoutRead(revertedBy, revertedID, chain.PayoutFailed, e2eConfirmations)
 	})
 
 	t.Run("PayoutReorganisedAway", func(t *testing.T) {
@@ -159,7 +161,7 @@ func TestEthereumEndToEnd(t *testing.T) {
 		node.Mine(1) // the fork point, a block the watcher has processed
 		snap := node.Snapshot()
 		tx := node.SendToken(node.Accounts()[2].Hex(), usdt)
-		_, wid := e.recordPayout(tx)
+		uid, wid := e.recordPayout(tx)
 		height := node.Mine(1)
 		e.pass(w)
 		node.Revert(snap)
@@ -167,5 +169,6 @@ func TestEthereumEndToEnd(t *testing.T) {
 		e.pass(w)
 		e.wantSightings(wid, tx, chain.PayoutSeen{Status: chain.PayoutConfirming, Height: height, Confirmations: 1},
 			chain.PayoutSeen{Status: chain.PayoutMissing})
+		e.wantPayoutRead(uid, wid, chain.PayoutMissing, 0)
 	})
 }
