@@ -253,8 +253,8 @@ func (e *e2e) wantSightings(withdrawalID, txHash string, want ...chain.PayoutSee
 	}
 }
 
-// investors are n new investors and their deposit addresses (index i for investor i), as the
-// owners a watcher asks.
+// bitcoinInvestors are n new investors, their Bitcoin deposit addresses derived from the test
+// seed (index i for investor i), and the owners a watcher asks.
 func bitcoinInvestors(t *testing.T, network string, n int) ([]string, []string, owners) {
 	t.Helper()
 	d, err := hdaddr.NewBitcoin(hdaddrtest.BitcoinAccount(network), network)
@@ -264,6 +264,7 @@ func bitcoinInvestors(t *testing.T, network string, n int) ([]string, []string, 
 	return investors(t, n, d.Address)
 }
 
+// ethereumInvestors is bitcoinInvestors on Ethereum.
 func ethereumInvestors(t *testing.T, n int) ([]string, []string, owners) {
 	t.Helper()
 	d, err := hdaddr.NewEthereum(hdaddrtest.EthereumAccount())
