@@ -18,6 +18,7 @@ import (
 	"clearvest/app/kyc/kyctest"
 	"clearvest/app/money"
 	"clearvest/app/plans"
+	"clearvest/domain/chain"
 	"clearvest/domain/clock"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
@@ -57,6 +58,7 @@ func newMoneyAppQuota(t testing.TB, clk clock.Clock, maxOpen int, opts ...accoun
 	// the test's own comes after, and may turn that off.
 	opts = append([]accountstest.Option{closeChecked(&svc)}, opts...)
 	env := kyctest.New(t, append(opts, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
+		chain.RegisterEvents(codec) // the withdrawals read model shows payouts seen on chain
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec)}
 	}, money.Migrations))...)
 	if clk == nil {

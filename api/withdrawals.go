@@ -7,6 +7,7 @@ import (
 
 	"clearvest/api/apigen"
 	appmoney "clearvest/app/money"
+	"clearvest/domain/chain"
 	"clearvest/domain/reference"
 )
 
@@ -186,6 +187,10 @@ func withdrawalJSON(w appmoney.Withdrawal, withUser bool) apigen.Withdrawal {
 	}
 	if withUser {
 		out.User = &apigen.DepositUser{UnderscoreId: w.UserID, Name: w.Name, Email: w.Email}
+	}
+	if c := w.OnChain; c.Status != chain.PayoutNotSeen && c.SeenAt != nil {
+		out.PayoutOnChain = &apigen.PayoutOnChain{Status: apigen.PayoutOnChainStatus(c.Status), Height: int64(c.Height),
+			Confirmations: int64(c.Confirmations), SeenAt: *c.SeenAt}
 	}
 	return out
 }

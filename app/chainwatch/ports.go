@@ -10,12 +10,14 @@ import (
 )
 
 // Source is one network's node as the watcher reads it. Block answers the best chain's block at
-// a height; a height above the tip is an error.
+// a height; a height above the tip is an error. TxStatus says whether a transaction is in a
+// block of the best chain, at which height, and whether it failed there (reverted: on the chain,
+// but it moved nothing); the payouts staff record are checked with it.
 type Source interface {
 	Network() payout.Network
 	Tip(ctx context.Context) (uint64, error)
 	Block(ctx context.Context, height uint64) (chain.Block, error)
-	TxHeight(ctx context.Context, txHash string) (height uint64, found bool, err error)
+	TxStatus(ctx context.Context, txHash string) (chain.TxState, error)
 }
 
 // Owners names the investors the addresses were given to, by address; an address given to no

@@ -38,7 +38,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// Migrations creates the watcher's tables (chain_cursors, chain_blocks, chain_transfers).
+// Migrations creates the watcher's tables (chain_cursors, chain_blocks, chain_transfers,
+// chain_payouts).
 var Migrations = pgmigrate.MustFromFS("chainwatch", migrationFS, "migrations")
 
 // DroppedReason is what the investor reads on a deposit whose transfer left the chain.
@@ -299,6 +300,9 @@ func (w *Watcher) Pass(ctx context.Context, src Source) (err error) {
 		return err
 	}
 	if err := w.credit(ctx, n, tip, cur); err != nil {
+		return err
+	}
+	if err := w.checkPayouts(ctx, src, tip); err != nil {
 		return err
 	}
 	_, err = w.d.Pool.Exec(ctx, `UPDATE chain_cursors SET tip = $2, last_success = $3, updated_at = $3 WHERE network = $1`,
@@ -711,7 +715,8 @@ func Orphans(ctx context.Context, db interface {
 }
 
 // Detail is the watcher's /readyz detail: a network whose node fails or whose tip has not moved
-// for a long time, transfers waiting for a rate, orphaned credits. Empty when all is well.
+// for a long time, transfers waiting for a rate, orphaned credits, payouts that failed on the
+// chain. Empty when all is well.
 func (w *Watcher) Detail(ctx context.Context) (string, error) {
 	var out []string
 	orphans, err := Orphans(ctx, w.d.Pool)
@@ -720,6 +725,13 @@ func (w *Watcher) Detail(ctx context.Context) (string, error) {
 	}
 	if len(orphans) > 0 {
 		out = append(out, fmt.Sprintf("chain: %d credited transfers left the chain; staff must look", len(orphans)))
+	}
+	failed, err := FailedPayouts(ctx, w.d.Pool)
+	if err != nil {
+		return "", err
+	}
+	if len(failed) > 0 {
+		out = append(out, fmt.Sprintf("chain: %d recorded payouts failed on the chain and paid nothing; staff must look", len(failed)))
 	}
 	now := w.d.Clock.Now()
 	for n, h := range w.Health() {

@@ -55,17 +55,17 @@ func (f *fakeChain) Block(_ context.Context, h uint64) (chain.Block, error) {
 	return f.blocks[h-1], nil
 }
 
-func (f *fakeChain) TxHeight(_ context.Context, tx string) (uint64, bool, error) {
+func (f *fakeChain) TxStatus(_ context.Context, tx string) (chain.TxState, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, b := range f.blocks {
 		for _, t := range b.Transfers {
 			if t.TxHash == tx {
-				return b.Height, true, nil
+				return chain.TxState{Found: true, Height: b.Height}, nil
 			}
 		}
 	}
-	return 0, false, nil
+	return chain.TxState{}, nil
 }
 
 // mine appends a block with the given transfers.

@@ -162,7 +162,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
 		"history":     {Version: 3, SchemaHash: "a58c894086cbcf2e"},
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
-		"withdrawals": {Version: 1, SchemaHash: "d5123812c0f7af2b"},
+		"withdrawals": {Version: 2, SchemaHash: "48ce538a0d3452a6"},
 		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
 		"tickets":     {Version: 1, SchemaHash: "ddcbfd12034cd13b"},
 		// The public site's social proof (docs/community.md).

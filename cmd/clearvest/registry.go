@@ -1,10 +1,6 @@
 package main
 
 import (
-	appbroadcast "clearvest/app/broadcast"
-	"clearvest/app/chainwatch"
-	"clearvest/domain/broadcast"
-	"clearvest/domain/chain"
 	"context"
 	"fmt"
 
@@ -12,12 +8,16 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
+	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/chainwatch"
 	appcommunity "clearvest/app/community"
 	appmarket "clearvest/app/marketdata"
 	appmoney "clearvest/app/money"
 	appplans "clearvest/app/plans"
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
+	"clearvest/domain/broadcast"
+	"clearvest/domain/chain"
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/domain/plan"

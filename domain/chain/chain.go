@@ -41,3 +41,12 @@ type Block struct {
 	Time      time.Time
 	Transfers []Transfer
 }
+
+// TxState is what a node says of one transaction: whether it is in a block of the best chain,
+// at which height, and whether it failed there. A failed transaction (an Ethereum transaction
+// that reverted) is on the chain but moved nothing.
+type TxState struct {
+	Found  bool
+	Height uint64
+	Failed bool
+}

@@ -63,9 +63,9 @@ func (TransferCredited) EventName() string { return TypeTransferCredited }
 func (TransferDropped) EventName() string  { return TypeTransferDropped }
 func (TransferOrphaned) EventName() string { return TypeTransferOrphaned }
 
-// Events returns a zero value of every transfer event type.
+// Events returns a zero value of every event type of the package: a transfer's and a payout's.
 func Events() []aggregate.Event {
-	return []aggregate.Event{TransferDetected{}, TransferCredited{}, TransferDropped{}, TransferOrphaned{}}
+	return []aggregate.Event{TransferDetected{}, TransferCredited{}, TransferDropped{}, TransferOrphaned{}, PayoutSeen{}}
 }
 
 // Confirmations is how many blocks, its own included, stand on a transfer at height when the
@@ -221,7 +221,7 @@ type EventRegistry interface {
 	RegisterEvent(e aggregate.Event, schemaVersion int)
 }
 
-// RegisterEvents registers every transfer event type at its current schema version.
+// RegisterEvents registers every event type of the package at its current schema version.
 func RegisterEvents(r EventRegistry) {
 	for _, e := range Events() {
 		r.RegisterEvent(e, 1)

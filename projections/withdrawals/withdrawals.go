@@ -1,7 +1,7 @@
 // Package withdrawals is the read model of users' withdrawals: every withdrawal with what it
 // costs, where it is paid and its decision, for the withdrawal page, the investor's history and
-// the staff queue. Figures (the available balance a withdrawal is held from) are the books'
-// (projections/ledger).
+// the staff queue, and what the chain watcher last saw of its payout transaction. Figures (the
+// available balance a withdrawal is held from) are the books' (projections/ledger).
 package withdrawals
 
 import (
@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
+	"clearvest/domain/chain"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/projections"
@@ -30,7 +31,8 @@ type Projection struct {
 
 var _ projections.Projection = (*Projection)(nil)
 
-// New returns the projection. codec decodes the events; it needs the account events registered.
+// New returns the projection. codec decodes the events; it needs the account and chain events
+// registered.
 func New(codec *eventstore.Registry) *Projection {
 	if codec == nil {
 		panic("withdrawals: New needs the event registry")
@@ -40,6 +42,9 @@ func New(codec *eventstore.Registry) *Projection {
 
 // Name implements projections.Projection.
 func (*Projection) Name() string { return Name }
+
+// Version implements projections.Versioned: 2 adds the payout as seen on chain.
+func (*Projection) Version() int { return 2 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -60,7 +65,12 @@ CREATE TABLE withdrawals (
     reason          text          NOT NULL,
     staff_id        text          NOT NULL,
     requested_at    timestamptz   NOT NULL,
-    decided_at      timestamptz
+    decided_at      timestamptz,
+    -- the payout transaction as the chain watcher last saw it (chain.payout_seen): '' until seen
+    chain_status        text        NOT NULL DEFAULT '',
+    chain_height        bigint      NOT NULL DEFAULT 0,
+    chain_confirmations bigint      NOT NULL DEFAULT 0,
+    chain_seen_at       timestamptz
 );
 CREATE INDEX withdrawals_user ON withdrawals (user_id, requested_at DESC, withdrawal_id);
 CREATE INDEX withdrawals_pending ON withdrawals (requested_at, withdrawal_id) WHERE status = 'Pending';`
@@ -69,15 +79,26 @@ CREATE INDEX withdrawals_pending ON withdrawals (requested_at, withdrawal_id) WH
 // Apply records each withdrawal event.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
 	for _, env := range events {
-		if env.StreamID.Category() != account.StreamCategory {
-			continue
-		}
-		e, err := p.codec.Decode(env)
-		if err != nil {
-			return err
-		}
-		if err := apply(ctx, tx, env.StreamID.ID(), e); err != nil {
-			return err
+		switch env.StreamID.Category() {
+		case account.StreamCategory:
+			e, err := p.codec.Decode(env)
+			if err != nil {
+				return err
+			}
+			if err := apply(ctx, tx, env.StreamID.ID(), e); err != nil {
+				return err
+			}
+		case chain.PayoutStreamCategory:
+			e, err := p.codec.Decode(env)
+			if err != nil {
+				return err
+			}
+			if seen, ok := e.(chain.PayoutSeen); ok {
+				if _, err := tx.Exec(ctx, `UPDATE withdrawals SET chain_status = $2, chain_height = $3, chain_confirmations = $4, chain_seen_at = $5
+					WHERE withdrawal_id = $1`, seen.WithdrawalID, string(seen.Status), int64(seen.Height), int64(seen.Confirmations), seen.At); err != nil {
+					return fmt.Errorf("withdrawals: payout seen: %w", err)
+				}
+			}
 		}
 	}
 	return nil
@@ -128,6 +149,16 @@ type Withdrawal struct {
 	RequestedAt   time.Time
 	DecidedAt     *time.Time
 	Name, Email   string
+	// OnChain is what the chain watcher last saw of the payout transaction; zero until seen.
+	OnChain OnChain
+}
+
+// OnChain is a payout transaction as the chain watcher last saw it.
+type OnChain struct {
+	Status        chain.PayoutStatus // PayoutNotSeen ("") until seen
+	Height        uint64
+	Confirmations uint64
+	SeenAt        *time.Time
 }
 
 // ErrNotFound is a withdrawal the read model does not hold.
@@ -138,7 +169,7 @@ func cents(col string) string { return "to_char(" + col + ", 'FM9999999999999999
 
 var columns = `w.withdrawal_id, w.user_id, ` + cents("w.amount") + `, ` + cents("w.fee") + `, ` + cents("w.fee_waived") + `,
 	w.address, w.network, w.asset, w.status, w.tx_hash, w.on_chain_amount, w.usd_rate, w.reason, w.requested_at, w.decided_at,
-	coalesce(u.name, ''), coalesce(u.email, '')`
+	coalesce(u.name, ''), coalesce(u.email, ''), w.chain_status, w.chain_height, w.chain_confirmations, w.chain_seen_at`
 
 const from = ` FROM rm_withdrawals.withdrawals w LEFT JOIN rm_users.users u ON u.id = w.user_id `
 
@@ -148,10 +179,17 @@ func scan(rs pgx.CollectableRow) (Withdrawal, error) { return scanWith(rs) }
 func scanWith(rs pgx.CollectableRow, extra ...any) (Withdrawal, error) {
 	var w Withdrawal
 	var amount, fee, waived string
+	var height, confirmations int64
 	err := rs.Scan(append([]any{&w.ID, &w.UserID, &amount, &fee, &waived, &w.Address, &w.Network, &w.Asset, &w.Status, &w.TxHash,
-		&w.OnChainAmount, &w.USDRate, &w.Reason, &w.RequestedAt, &w.DecidedAt, &w.Name, &w.Email}, extra...)...)
+		&w.OnChainAmount, &w.USDRate, &w.Reason, &w.RequestedAt, &w.DecidedAt, &w.Name, &w.Email,
+		&w.OnChain.Status, &height, &confirmations, &w.OnChain.SeenAt}, extra...)...)
 	if err != nil {
 		return w, err
+	}
+	w.OnChain.Height, w.OnChain.Confirmations = uint64(height), uint64(confirmations)
+	if w.OnChain.SeenAt != nil {
+		t := w.OnChain.SeenAt.UTC()
+		w.OnChain.SeenAt = &t
 	}
 	w.RequestedAt = w.RequestedAt.UTC()
 	if w.DecidedAt != nil {

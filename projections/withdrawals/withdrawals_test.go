@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"clearvest/app/apptest"
+	"clearvest/app/command"
 	"clearvest/domain/account"
+	"clearvest/domain/chain"
 	"clearvest/domain/money"
 	"clearvest/eventstore"
 	"clearvest/platform/pgtest"
@@ -65,6 +67,22 @@ func TestWithdrawalsReadModel(t *testing.T) {
 	withdraw(bob, "w3", "20", "1.20", "TRC20", tron, at.Add(4*time.Minute))
 	withdraw(alice, "w4", "30", "1.30", "TRC20", tron, at.Add(3*time.Minute))
 
+	// The chain watcher saw w1's payout in a block, then with its confirmations.
+	chain.RegisterEvents(e.Codec)
+	payouts := command.NewRunner(e.Store, e.Codec)
+	for _, tip := range []uint64{800, 801} {
+		res, err := command.Execute(ctx, payouts, eventstore.StreamID(chain.PayoutStream("w1")), chain.NewPayoutState, eventstore.Metadata{},
+			func(p *chain.PayoutState) error {
+				p.Observe("w1", "TRC20", "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+					chain.TxState{Found: true, Height: 800}, tip, 2, at.Add(2*time.Hour))
+				return nil
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Last = max(e.Last, res.Position)
+	}
+
 	r := e.Runner(t, []projections.Projection{users.New(e.Codec), withdrawals.New(e.Codec)}, projections.WithBatchSize(3))
 	e.CatchUp(t, r)
 
@@ -85,6 +103,13 @@ func TestWithdrawalsReadModel(t *testing.T) {
 	if w1, _ := withdrawals.ByID(ctx, e.Pool, "w1"); w1.Status != account.StatusApproved || w1.Receives.String() != "98.00" ||
 		w1.FeeWaived.String() != "0.50" || w1.OnChainAmount != "98" {
 		t.Errorf("approved withdrawal: %+v", w1)
+	}
+	if w1, _ := withdrawals.ByID(ctx, e.Pool, "w1"); w1.OnChain.Status != chain.PayoutFinal || w1.OnChain.Height != 800 ||
+		w1.OnChain.Confirmations != 2 || w1.OnChain.SeenAt == nil || !w1.OnChain.SeenAt.Equal(at.Add(2*time.Hour)) {
+		t.Errorf("payout on chain: %+v, want final at 800 with 2 confirmations", w1.OnChain)
+	}
+	if w4, _ := withdrawals.ByID(ctx, e.Pool, "w4"); w4.OnChain != (withdrawals.OnChain{}) {
+		t.Errorf("pending withdrawal on chain: %+v, want nothing seen", w4.OnChain)
 	}
 	if _, err := withdrawals.ByID(ctx, e.Pool, "none"); !errors.Is(err, withdrawals.ErrNotFound) {
 		t.Errorf("unknown withdrawal: %v, want ErrNotFound", err)

@@ -155,37 +155,38 @@ func (s *Source) transfers(tx *wire.MsgTx) []chain.Transfer {
 // Amount writes satoshis as an exact decimal of bitcoin: 1500000 → "0.015".
 func Amount(sats int64) string { return decimal.New(sats, -8).String() }
 
-// TxHeight returns the height of the best-chain block holding the transaction; found is false
-// while it is unconfirmed or unknown to the node. The node must run with a transaction index
-// (btcd --txindex, bitcoind -txindex).
-func (s *Source) TxHeight(ctx context.Context, txHash string) (uint64, bool, error) {
+// TxStatus says whether the transaction is in a block of the node's best chain and at which
+// height; it is not found while unconfirmed, unknown to the node, or only in a block that left
+// the best chain. A Bitcoin transaction in a block never failed: Failed is always false. The node
+// must run with a transaction index (btcd --txindex, bitcoind -txindex).
+func (s *Source) TxStatus(ctx context.Context, txHash string) (chain.TxState, error) {
 	h, err := chainhash.NewHashFromStr(txHash)
 	if err != nil {
-		return 0, false, fmt.Errorf("bitcoin: transaction hash %q: %w", txHash, err)
+		return chain.TxState{}, fmt.Errorf("bitcoin: transaction hash %q: %w", txHash, err)
 	}
 	tx, err := call(ctx, s.timeout, func() (*btcjson.TxRawResult, error) { return s.rpc.GetRawTransactionVerbose(h) })
 	if rpcCode(err) == btcjson.ErrRPCNoTxInfo || rpcCode(err) == btcjson.ErrRPCInvalidAddressOrKey {
-		return 0, false, nil
+		return chain.TxState{}, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("bitcoin: transaction %s: %w", txHash, err)
+		return chain.TxState{}, fmt.Errorf("bitcoin: transaction %s: %w", txHash, err)
 	}
 	if tx.BlockHash == "" || tx.Confirmations == 0 {
-		return 0, false, nil
+		return chain.TxState{}, nil
 	}
 	bh, err := chainhash.NewHashFromStr(tx.BlockHash)
 	if err != nil {
-		return 0, false, fmt.Errorf("bitcoin: block hash %q of transaction %s: %w", tx.BlockHash, txHash, err)
+		return chain.TxState{}, fmt.Errorf("bitcoin: block hash %q of transaction %s: %w", tx.BlockHash, txHash, err)
 	}
 	hdr, err := call(ctx, s.timeout, func() (*btcjson.GetBlockHeaderVerboseResult, error) { return s.rpc.GetBlockHeaderVerbose(bh) })
 	if err != nil {
-		return 0, false, fmt.Errorf("bitcoin: header of block %s: %w", bh, err)
+		return chain.TxState{}, fmt.Errorf("bitcoin: header of block %s: %w", bh, err)
 	}
 	// A block off the best chain has confirmations -1: its transactions are not confirmed.
 	if hdr.Confirmations < 1 {
-		return 0, false, nil
+		return chain.TxState{}, nil
 	}
-	return uint64(hdr.Height), true, nil
+	return chain.TxState{Found: true, Height: uint64(hdr.Height)}, nil
 }
 
 func rpcCode(err error) btcjson.RPCErrorCode {

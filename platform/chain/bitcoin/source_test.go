@@ -22,7 +22,7 @@ var _ interface {
 	Network() payout.Network
 	Tip(context.Context) (uint64, error)
 	Block(context.Context, uint64) (chain.Block, error)
-	TxHeight(context.Context, string) (uint64, bool, error)
+	TxStatus(context.Context, string) (chain.TxState, error)
 } = (*bitcoin.Source)(nil)
 
 func newSource(t *testing.T, n *btcdtest.Node) *bitcoin.Source {
@@ -73,8 +73,8 @@ func TestBlockHasPaymentToBech32Address(t *testing.T) {
 		t.Fatalf("deposit address %q is not P2WPKH bech32", to)
 	}
 	tx := n.Send(t, to, 1_500_000)
-	if _, found, err := s.TxHeight(ctx, tx); err != nil || found {
-		t.Fatalf("unconfirmed TxHeight = found %v, %v; want not found", found, err)
+	if _, found, err := txHeight(ctx, s, tx); err != nil || found {
+		t.Fatalf("unconfirmed TxStatus = found %v, %v; want not found", found, err)
 	}
 	mined := n.Mine(t, 1)[0]
 
@@ -117,12 +117,12 @@ func TestBlockHasPaymentToBech32Address(t *testing.T) {
 		t.Fatalf("block transfers %+v", b.Transfers)
 	}
 
-	h, found, err := s.TxHeight(ctx, tx)
+	h, found, err := txHeight(ctx, s, tx)
 	if err != nil || !found || h != tip {
-		t.Fatalf("TxHeight = %d %v %v, want %d true", h, found, err, tip)
+		t.Fatalf("TxStatus = %d %v %v, want %d true", h, found, err, tip)
 	}
-	if _, found, err := s.TxHeight(ctx, "00000000000000000000000000000000000000000000000000000000000000aa"); err != nil || found {
-		t.Fatalf("unknown TxHeight = found %v, %v", found, err)
+	if _, found, err := txHeight(ctx, s, "00000000000000000000000000000000000000000000000000000000000000aa"); err != nil || found {
+		t.Fatalf("unknown TxStatus = found %v, %v", found, err)
 	}
 	if _, err := s.Block(ctx, tip+1); err == nil {
 		t.Fatal("Block above the tip answered")
@@ -179,13 +179,13 @@ func TestReorgTakesTheTransferOffTheChain(t *testing.T) {
 			}
 		}
 	}
-	if _, found, err := s.TxHeight(ctx, dropTx); err != nil || found {
-		t.Fatalf("dropped TxHeight = found %v, %v", found, err)
+	if _, found, err := txHeight(ctx, s, dropTx); err != nil || found {
+		t.Fatalf("dropped TxStatus = found %v, %v", found, err)
 	}
 	// The other payment of the replaced block came back from the mempool into the new chain.
-	h, found, err := s.TxHeight(ctx, keepTx)
+	h, found, err := txHeight(ctx, s, keepTx)
 	if err != nil || !found || h != keptAt || keptAt == 0 {
-		t.Fatalf("kept TxHeight = %d %v %v, seen in block %d", h, found, err, keptAt)
+		t.Fatalf("kept TxStatus = %d %v %v, seen in block %d", h, found, err, keptAt)
 	}
 }
 
@@ -216,8 +216,8 @@ func TestRestartKeepsBlocksAndStoppedNodeFailsFast(t *testing.T) {
 	if _, err := stopped.Block(ctx, 5); err == nil {
 		t.Fatal("Block of a stopped node answered")
 	}
-	if _, _, err := stopped.TxHeight(ctx, b.Hash); err == nil {
-		t.Fatal("TxHeight of a stopped node answered")
+	if _, _, err := txHeight(ctx, stopped, b.Hash); err == nil {
+		t.Fatal("TxStatus of a stopped node answered")
 	}
 	if took := time.Since(start); took > 3*cfg.Timeout+time.Second {
 		t.Fatalf("three calls to a stopped node took %v", took)
@@ -263,4 +263,10 @@ func TestConfigNetwork(t *testing.T) {
 			t.Errorf("Params(%q) = %v, %v", name, p, err)
 		}
 	}
+}
+
+// txHeight is what TxStatus says of a transaction's block: its height and whether it was found.
+func txHeight(ctx context.Context, s *bitcoin.Source, hash string) (uint64, bool, error) {
+	st, err := s.TxStatus(ctx, hash)
+	return st.Height, st.Found, err
 }

@@ -207,25 +207,26 @@ func (s *Source) tokenTransfer(l *types.Log) (to common.Address, value *big.Int,
 	return common.BytesToAddress(l.Topics[2].Bytes()), new(big.Int).SetBytes(l.Data), true
 }
 
-// TxHeight is the height of the block that holds the transaction, from its receipt; found is
-// false while the node does not know it as mined (pending, dropped, or reorganised away). A
-// transaction that was mined but reverted is found: it is on the chain, though it moved nothing.
-func (s *Source) TxHeight(ctx context.Context, txHash string) (height uint64, found bool, err error) {
+// TxStatus reads the transaction's receipt: the height of the block that holds it, and whether
+// it failed there. It is not found while the node does not know it as mined (pending, dropped,
+// or reorganised away). A transaction that was mined but reverted is found and Failed: it is on
+// the chain, but it moved nothing.
+func (s *Source) TxStatus(ctx context.Context, txHash string) (chain.TxState, error) {
 	b, err := hexutil.Decode(txHash)
 	if err != nil || len(b) != common.HashLength {
-		return 0, false, fmt.Errorf("ethereum: %q is not a transaction hash", txHash)
+		return chain.TxState{}, fmt.Errorf("ethereum: %q is not a transaction hash", txHash)
 	}
 	r, err := s.client.TransactionReceipt(ctx, common.BytesToHash(b))
 	if errors.Is(err, goeth.NotFound) {
-		return 0, false, nil
+		return chain.TxState{}, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("ethereum: receipt of %s: %w", strings.ToLower(txHash), err)
+		return chain.TxState{}, fmt.Errorf("ethereum: receipt of %s: %w", strings.ToLower(txHash), err)
 	}
 	if r.BlockNumber == nil || !r.BlockNumber.IsUint64() {
-		return 0, false, fmt.Errorf("ethereum: receipt of %s has no block number", strings.ToLower(txHash))
+		return chain.TxState{}, fmt.Errorf("ethereum: receipt of %s has no block number", strings.ToLower(txHash))
 	}
-	return r.BlockNumber.Uint64(), true, nil
+	return chain.TxState{Found: true, Height: r.BlockNumber.Uint64(), Failed: r.Status != types.ReceiptStatusSuccessful}, nil
 }
 
 // Units writes an amount of the smallest units as an exact decimal of whole coins with the given

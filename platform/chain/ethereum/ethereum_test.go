@@ -154,13 +154,13 @@ func TestReorganisationReplacesTheBlock(t *testing.T) {
 	tokenTx := node.SendToken(alice, big.NewInt(250_000_000))
 
 	// Pending: not found yet.
-	if _, found, err := src.TxHeight(ctx, etherTx); err != nil || found {
-		t.Fatalf("TxHeight of a pending transaction = found %v, %v", found, err)
+	if _, found, err := txHeight(ctx, src, etherTx); err != nil || found {
+		t.Fatalf("TxStatus of a pending transaction = found %v, %v", found, err)
 	}
 	height := node.Mine(1)
 	for _, tx := range []string{etherTx, tokenTx} {
-		if h, found, err := src.TxHeight(ctx, tx); err != nil || !found || h != height {
-			t.Fatalf("TxHeight(%s) = %d, %v, %v; want %d, true", tx, h, found, err, height)
+		if h, found, err := txHeight(ctx, src, tx); err != nil || !found || h != height {
+			t.Fatalf("TxStatus(%s) = %d, %v, %v; want %d, true", tx, h, found, err, height)
 		}
 	}
 	first := block(t, src, height)
@@ -194,12 +194,12 @@ func TestReorganisationReplacesTheBlock(t *testing.T) {
 	}
 	// The dropped transactions are unknown now.
 	for _, tx := range []string{etherTx, tokenTx} {
-		if h, found, err := src.TxHeight(ctx, tx); err != nil || found {
-			t.Errorf("TxHeight of dropped %s = %d, %v, %v; want not found", tx, h, found, err)
+		if h, found, err := txHeight(ctx, src, tx); err != nil || found {
+			t.Errorf("TxStatus of dropped %s = %d, %v, %v; want not found", tx, h, found, err)
 		}
 	}
-	if _, _, err := src.TxHeight(ctx, "0x1234"); err == nil {
-		t.Errorf("TxHeight of a malformed hash: no error")
+	if _, _, err := txHeight(ctx, src, "0x1234"); err == nil {
+		t.Errorf("TxStatus of a malformed hash: no error")
 	}
 }
 
@@ -222,8 +222,8 @@ func TestReorganisationAtTheSameHeight(t *testing.T) {
 	if second.Hash == first.Hash || len(second.Transfers) != 0 {
 		t.Errorf("block %d after the reorganisation: %+v; was %+v", height, second, first)
 	}
-	if _, found, err := src.TxHeight(ctx, tx); err != nil || found {
-		t.Errorf("TxHeight of the reorganised transaction = found %v, %v", found, err)
+	if _, found, err := txHeight(ctx, src, tx); err != nil || found {
+		t.Errorf("TxStatus of the reorganised transaction = found %v, %v", found, err)
 	}
 }
 
@@ -249,8 +249,12 @@ func TestRevertedPaymentIsNoTransfer(t *testing.T) {
 	if got := block(t, src, height).Transfers; !slices.Equal(got, want) {
 		t.Errorf("block %d: %+v, want only %+v", height, got, want)
 	}
-	if h, found, err := src.TxHeight(context.Background(), tx); err != nil || !found || h != height {
-		t.Errorf("TxHeight of a reverted transaction = %d, %v, %v; want it found in block %d", h, found, err, height)
+	// Found, in its block, and failed: on the chain, but it moved nothing.
+	if st, err := src.TxStatus(context.Background(), tx); err != nil || st != (chain.TxState{Found: true, Height: height, Failed: true}) {
+		t.Errorf("TxStatus of a reverted transaction = %+v, %v; want it found in block %d and failed", st, err, height)
+	}
+	if st, err := src.TxStatus(context.Background(), paid); err != nil || st != (chain.TxState{Found: true, Height: height}) {
+		t.Errorf("TxStatus of the payment = %+v, %v; want it found in block %d, not failed", st, err, height)
 	}
 }
 
@@ -276,8 +280,8 @@ func TestRestartedNodeKeepsItsBlocks(t *testing.T) {
 	if after.Hash != before.Hash || after.Parent != before.Parent || !slices.Equal(after.Transfers, before.Transfers) {
 		t.Errorf("block %d after the restart:\n got %+v\nwant %+v", height, after, before)
 	}
-	if h, found, err := src.TxHeight(ctx, tx); err != nil || !found || h != height {
-		t.Errorf("TxHeight after the restart = %d, %v, %v; want %d", h, found, err, height)
+	if h, found, err := txHeight(ctx, src, tx); err != nil || !found || h != height {
+		t.Errorf("TxStatus after the restart = %d, %v, %v; want %d", h, found, err, height)
 	}
 	// The chain goes on from where it was.
 	node.SendEther(alice, big.NewInt(1))
@@ -302,8 +306,8 @@ func TestStoppedNodeIsAnError(t *testing.T) {
 	if _, err := src.Block(ctx, 1); err == nil {
 		t.Errorf("Block of a stopped node: no error")
 	}
-	if _, found, err := src.TxHeight(ctx, tx); err == nil || found {
-		t.Errorf("TxHeight of a stopped node = found %v, %v; want an error", found, err)
+	if _, found, err := txHeight(ctx, src, tx); err == nil || found {
+		t.Errorf("TxStatus of a stopped node = found %v, %v; want an error", found, err)
 	}
 }
 
@@ -342,4 +346,10 @@ func TestUnits(t *testing.T) {
 			t.Errorf("Units(%s, %d) = %q, want %q", c.v, c.decimals, got, c.want)
 		}
 	}
+}
+
+// txHeight is what TxStatus says of a transaction's block: its height and whether it was found.
+func txHeight(ctx context.Context, s *ethereum.Source, hash string) (uint64, bool, error) {
+	st, err := s.TxStatus(ctx, hash)
+	return st.Height, st.Found, err
 }

@@ -2701,6 +2701,15 @@ export type RejectDepositRequest = {
   notes?: string;
 };
 export type WithdrawalStatus = "Pending" | "Approved" | "Rejected";
+export type PayoutOnChain = {
+  status: "confirming" | "final" | "failed" | "missing";
+  /** The block holding the transaction (0 when missing). */
+  height: number;
+  /** Blocks on top of it, its own included, counted up to the number the network needs. */
+  confirmations: number;
+  /** When the watcher recorded this. */
+  seenAt: string;
+};
 export type Withdrawal = {
   _id: string;
   /** What the investor knows it by (`WDR-0123ABCD`), also on its rows and its fee's in the history; see docs/history.md. */
@@ -2721,6 +2730,7 @@ export type Withdrawal = {
   decidedAt?: string;
   /** The payout transaction (approved withdrawals). */
   txHash: string;
+  payoutOnChain?: PayoutOnChain;
   onChainAmount: string;
   usdRate: string;
   /** Why it was rejected (rejected withdrawals). */

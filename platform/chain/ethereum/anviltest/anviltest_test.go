@@ -1,10 +1,13 @@
 package anviltest
 
 import (
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
 // Without the tools installed, a chain test fails and says how to install them.
@@ -58,5 +61,23 @@ func TestStartMineAndReorg(t *testing.T) {
 	}
 	if _, mined := n.TxBlock(tx); mined {
 		t.Errorf("the transaction of a reorganised block is still mined")
+	}
+}
+
+// SendTokenFailing's transaction is mined, and reverted: status 0, and no token moved.
+func TestSendTokenFailingIsMinedAndReverts(t *testing.T) {
+	n := Start(t, Options{})
+	n.DeployToken()
+	to := "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+	tx := n.SendTokenFailing(to, big.NewInt(1_000_000))
+	height := n.Mine(1)
+	var r struct {
+		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+		Status      hexutil.Uint64 `json:"status"`
+		Logs        []any          `json:"logs"`
+	}
+	n.Call(&r, "eth_getTransactionReceipt", tx)
+	if uint64(r.BlockNumber) != height || r.Status != 0 || len(r.Logs) != 0 {
+		t.Fatalf("receipt of the failing transfer: %+v; want mined in block %d with status 0 and no logs", r, height)
 	}
 }

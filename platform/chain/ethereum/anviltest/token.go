@@ -106,3 +106,23 @@ func (n *Node) SendToken(to string, units *big.Int) string {
 	}
 	return n.Send(&n.token, nil, data)
 }
+
+// SendTokenFailing sends a token transfer that reverts, as a payout that failed on the chain:
+// from the second dev account, which holds none of the token. The gas limit is given so that the
+// node mines it rather than refusing it when it estimates the gas. It returns the transaction's
+// hash; it is pending until the next block is mined, then mined with status 0.
+func (n *Node) SendTokenFailing(to string, units *big.Int) string {
+	n.t.Helper()
+	if n.token == (common.Address{}) {
+		n.t.Fatalf("anviltest: SendTokenFailing before DeployToken")
+	}
+	data, err := compileToken(n.t).abi.Pack("transfer", address(n.t, to), units)
+	if err != nil {
+		n.t.Fatalf("anviltest: encode transfer: %v", err)
+	}
+	var hash common.Hash
+	n.Call(&hash, "eth_sendTransaction", map[string]any{
+		"from": n.Accounts()[1], "to": n.token, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(200_000),
+	})
+	return hash.Hex()
+}

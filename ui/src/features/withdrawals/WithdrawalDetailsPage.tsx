@@ -19,6 +19,7 @@ import { APPROVALS_PATH, pendingFor, proposalOf, useApprovalRules, withdrawalNee
 import { useLabels } from '../../components/labels';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { usePayoutLabel, withdrawalBadge } from './withdrawalWords';
+import { PayoutOnChainBadge } from './PayoutOnChainBadge';
 
 function CopyAddress({ text }: { text: string }) {
   const { t } = useTranslation('forms');
@@ -74,7 +75,20 @@ function WithdrawalFacts({ w }: { w: Withdrawal }) {
     [t('facts.requested'), formatDateTime(w.requestDate)],
   );
   if (w.availableBalance !== undefined) rows.push([t('facts.availableBalance'), <Amount amount={w.availableBalance} />]);
-  if (w.txHash) rows.push([t('facts.payoutTransaction'), <code className="break-anywhere">{w.txHash}</code>]);
+  if (w.txHash) {
+    rows.push([
+      t('facts.payoutTransaction'),
+      <>
+        <code className="break-anywhere">{w.txHash}</code>
+        {w.payoutOnChain && (
+          <>
+            {' '}
+            <PayoutOnChainBadge seen={w.payoutOnChain} />
+          </>
+        )}
+      </>,
+    ]);
+  }
   if (w.reason) rows.push([t('facts.reason'), w.reason]);
   if (w.decidedAt) rows.push([t('facts.decided'), formatDateTime(w.decidedAt)]);
   return (

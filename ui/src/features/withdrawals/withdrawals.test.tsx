@@ -401,6 +401,33 @@ describe('staff withdrawal queue and decision', () => {
     expect(screen.queryByRole('button', { name: 'Approve withdrawal' })).toBeNull();
   });
 
+  it('shows the payout as the chain watcher saw it next to its transaction: confirmations, final, failed', async () => {
+    const paid = { ...staffView, status: 'Approved' as const, txHash: '0xpaid' };
+    let seen: Withdrawal['payoutOnChain'] = { status: 'confirming', height: 500, confirmations: 1, seenAt: '2026-11-23T11:00:00Z' };
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      [`GET /api/withDraw/get-withdrawal/${pending._id}`]: () => json({ ...paid, payoutOnChain: seen }),
+    });
+    const view = renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(staff) });
+    expect((await screen.findByTestId('payout-on-chain')).textContent).toBe('Seen on the network · 1 confirmation');
+    view.unmount();
+    seen = { status: 'failed', height: 500, confirmations: 12, seenAt: '2026-11-23T12:00:00Z' };
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(staff) });
+    const badge = await screen.findByTestId('payout-on-chain');
+    expect(badge.textContent).toBe('Failed on the network: nothing was sent');
+    expect(badge.className).toContain('badge--danger');
+  });
+
+  it('shows no chain badge before the payout is seen', async () => {
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      [`GET /api/withDraw/get-withdrawal/${pending._id}`]: json({ ...staffView, status: 'Approved', txHash: '0xpaid' }),
+    });
+    renderApp({ route: `/withdrawal/${pending._id}`, ...signedIn(staff) });
+    expect((await screen.findByTestId('withdrawal-details')).textContent).toContain('0xpaid');
+    expect(screen.queryByTestId('payout-on-chain')).toBeNull();
+  });
+
   it('rejects with a reason and shows a conflict from another reviewer, or the fallback', async () => {
     let tries = 0;
     stubApi({
