@@ -117,3 +117,16 @@ done
 env "${e2e_env[@]}" node --test "${e2e_files[@]}"
 env "${e2e_env[@]}" node --test e2e/settings.test.mjs
 env "${e2e_env[@]}" node --test e2e/money-story.test.mjs
+
+step "browser: deposits credited from the chain"
+# A second server watching a local Ethereum node (anvil) that mines only when the test says so:
+# the investor's own address, a token transfer to it, its confirmations and its credit, live.
+# The account key is the public test key of docs/chain.md ("abandon … about"), never a real one.
+source scripts/lib/chain.sh
+start_anvil "$server_data/anvil.log"
+chain_token=$(node e2e/chain/node.mjs deploy "$anvil_url")
+CLEARVEST_CHAIN_ETH_RPC_URL=$anvil_url CLEARVEST_CHAIN_ETH_TOKEN=$chain_token CLEARVEST_CHAIN_ETH_CONFIRMATIONS=3 \
+	CLEARVEST_CHAIN_ETH_XPUB=xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt \
+	CLEARVEST_TRUSTED_PROXIES=127.0.0.1/32 start_server chain
+env E2E_BASE_URL="$base_url" E2E_MAIL_DIR="$server_data/mail" CHROMIUM_PATH="$chromium" \
+	E2E_ANVIL_URL="$anvil_url" E2E_CHAIN_TOKEN="$chain_token" node --test e2e/chain/*.test.mjs
