@@ -2,11 +2,14 @@ package api
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"clearvest/api/apigen"
+	"clearvest/app/chainaddr"
 	appmoney "clearvest/app/money"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/payout"
 	"clearvest/domain/reference"
 )
 
@@ -48,7 +51,63 @@ func (s *server) ListDepositAddresses(ctx context.Context, _ apigen.ListDepositA
 		out.Addresses = append(out.Addresses, apigen.DepositAddress{Asset: apigen.DepositAsset(a.Asset),
 			Network: apigen.DepositNetwork(a.Network), Address: a.Address, Confirmations: a.Network.Confirmations(), UsualMinutes: a.Network.UsualMinutes()})
 	}
+	own, err := s.ownAddresses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range own {
+		for _, as := range chainaddr.Assets(o.Network) {
+			entry := apigen.DepositAddress{Asset: apigen.DepositAsset(as), Network: apigen.DepositNetwork(o.Network), Address: o.Address, Own: true,
+				Confirmations: s.ownConfirmations(o.Network), UsualMinutes: o.Network.UsualMinutes()}
+			i := slices.IndexFunc(out.Addresses, func(d apigen.DepositAddress) bool {
+				return d.Asset == entry.Asset && d.Network == entry.Network
+			})
+			if i >= 0 {
+				out.Addresses[i] = entry
+			} else {
+				out.Addresses = append(out.Addresses, entry)
+			}
+		}
+	}
 	return out, nil
+}
+
+// ownAddresses are the signed-in caller's own addresses on the watched networks, given now if
+// they had none. A visitor has none; a staff member viewing as the user sees the ones given and
+// hands out nothing on the user's behalf.
+func (s *server) ownAddresses(ctx context.Context) ([]chainaddr.Address, error) {
+	if s.chainAddrs == nil {
+		return nil, nil
+	}
+	a, err := actorOf(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	var out []chainaddr.Address
+	for _, n := range s.chainAddrs.Networks() {
+		var addr chainaddr.Address
+		found := true
+		if a.Impersonator != nil {
+			addr, found, err = s.chainAddrs.Find(ctx, n, a.UserID)
+		} else {
+			addr, err = s.chainAddrs.AddressFor(ctx, n, a.UserID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out = append(out, addr)
+		}
+	}
+	return out, nil
+}
+
+// ownConfirmations is what the watcher waits for on a network (CLEARVEST_CHAIN_*_CONFIRMATIONS).
+func (s *server) ownConfirmations(n payout.Network) int {
+	if c, ok := s.chainConfirmations[n]; ok {
+		return int(c)
+	}
+	return n.Confirmations()
 }
 
 func (s *server) CreateDeposit(ctx context.Context, req apigen.CreateDepositRequestObject) (apigen.CreateDepositResponseObject, error) {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"clearvest/domain/clock"
+	"clearvest/domain/payout"
 
 	"github.com/go-chi/chi/v5"
 	chimw "github.com/go-chi/chi/v5/middleware"
@@ -39,6 +40,7 @@ import (
 	"clearvest/app/approvals"
 	appaudit "clearvest/app/audit"
 	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/chainaddr"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -141,6 +143,11 @@ type Deps struct {
 	// QueueFeed tells staff, live, when their queues change (GET /api/staff/events); nil
 	// answers that stream with a 422 (tests of other parts).
 	QueueFeed *queuefeed.Feed
+	// ChainAddresses gives investors their own deposit addresses on the watched networks; nil
+	// when none is watched (everyone sees the shared addresses). ChainConfirmations are what
+	// the watcher waits for per network.
+	ChainAddresses     *chainaddr.Service
+	ChainConfirmations map[payout.Network]uint64
 	// Chains answers the staff dashboard how the deposit watchers stand; nil when no chain is
 	// watched (the answer is then an empty list).
 	Chains ChainStatus

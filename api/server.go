@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"clearvest/domain/clock"
+	"clearvest/domain/payout"
 
 	"clearvest/api/apigen"
 	"clearvest/api/httperr"
@@ -15,6 +16,7 @@ import (
 	"clearvest/app/approvals"
 	appaudit "clearvest/app/audit"
 	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/chainaddr"
 	appcommunity "clearvest/app/community"
 	appkyc "clearvest/app/kyc"
 	appmarket "clearvest/app/marketdata"
@@ -31,28 +33,31 @@ import (
 // server implements the generated strict server interface: one method per operationId in
 // openapi.yaml. Handlers return domain errors; httperr turns them into responses.
 type server struct {
-	meta          apigen.Meta
-	accounts      *accounts.Service
-	kyc           *appkyc.Service
-	plans         *appplans.Service
-	money         *appmoney.Service
-	approvals     *approvals.Service
-	referrals     *appreferrals.Reactor
-	market        *appmarket.Service
-	content       *sitecontent.Store
-	support       *appsupport.Service
-	broadcast     *appbroadcast.Service
-	community     *appcommunity.Service
-	audit         *appaudit.Service
-	settings      *appsettings.Service
-	queueFeed     *queuefeed.Feed
-	chains        ChainStatus
-	waiter        middleware.Waiter // holds a sign-in's answer until its figures are in the read models
-	production    bool
-	secureCookies bool
-	mailboxDir    string
-	devClock      *clock.Offset
-	clockMoved    func()
+	meta       apigen.Meta
+	accounts   *accounts.Service
+	kyc        *appkyc.Service
+	plans      *appplans.Service
+	money      *appmoney.Service
+	approvals  *approvals.Service
+	referrals  *appreferrals.Reactor
+	market     *appmarket.Service
+	content    *sitecontent.Store
+	support    *appsupport.Service
+	broadcast  *appbroadcast.Service
+	community  *appcommunity.Service
+	audit      *appaudit.Service
+	settings   *appsettings.Service
+	queueFeed  *queuefeed.Feed
+	chains     ChainStatus
+	chainAddrs *chainaddr.Service
+	// chainConfirmations are the watcher's confirmations per network, told to investors.
+	chainConfirmations map[payout.Network]uint64
+	waiter             middleware.Waiter // holds a sign-in's answer until its figures are in the read models
+	production         bool
+	secureCookies      bool
+	mailboxDir         string
+	devClock           *clock.Offset
+	clockMoved         func()
 }
 
 var _ apigen.StrictServerInterface = (*server)(nil)
@@ -68,23 +73,25 @@ func newServer(deps Deps) *server {
 			Version:     deps.Version,
 			Environment: env,
 		},
-		accounts:   deps.Accounts,
-		kyc:        deps.KYC,
-		plans:      deps.Plans,
-		money:      deps.Money,
-		queueFeed:  deps.QueueFeed,
-		chains:     deps.Chains,
-		approvals:  deps.Approvals,
-		referrals:  deps.Referrals,
-		market:     deps.Market,
-		content:    deps.Content,
-		support:    deps.Support,
-		broadcast:  deps.Broadcast,
-		community:  deps.Community,
-		audit:      deps.Audit,
-		settings:   deps.Settings,
-		waiter:     deps.ReadYourWrites,
-		production: deps.Env == EnvProduction,
+		accounts:           deps.Accounts,
+		kyc:                deps.KYC,
+		plans:              deps.Plans,
+		money:              deps.Money,
+		queueFeed:          deps.QueueFeed,
+		chains:             deps.Chains,
+		chainAddrs:         deps.ChainAddresses,
+		chainConfirmations: deps.ChainConfirmations,
+		approvals:          deps.Approvals,
+		referrals:          deps.Referrals,
+		market:             deps.Market,
+		content:            deps.Content,
+		support:            deps.Support,
+		broadcast:          deps.Broadcast,
+		community:          deps.Community,
+		audit:              deps.Audit,
+		settings:           deps.Settings,
+		waiter:             deps.ReadYourWrites,
+		production:         deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.
 		secureCookies: deps.Env == EnvProduction,

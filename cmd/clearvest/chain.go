@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"clearvest/api"
+	"clearvest/app/chainaddr"
 	"clearvest/app/chainwatch"
 	appmarket "clearvest/app/marketdata"
 	"clearvest/domain/clock"
@@ -25,10 +26,27 @@ type chainWatch struct {
 	close   func()
 }
 
+// newChainAddresses is the service that gives investors their own deposit addresses on the
+// watched networks; nil when no network is watched.
+func newChainAddresses(cfg config.Chain, ident identityParts, clk clock.Clock) (*chainaddr.Service, error) {
+	derivers := map[payout.Network]chainaddr.Deriver{}
+	if cfg.BitcoinKey != nil {
+		derivers[payout.Bitcoin] = cfg.BitcoinKey
+	}
+	if cfg.EthereumKey != nil {
+		derivers[payout.Ethereum] = cfg.EthereumKey
+	}
+	if len(derivers) == 0 {
+		return nil, nil
+	}
+	return chainaddr.New(chainaddr.Deps{Pool: ident.pool, Commands: ident.commands, Clock: clk, Derivers: derivers})
+}
+
 // newChainWatch builds one watcher job per configured node (docs/chain.md). With no
 // CLEARVEST_CHAIN_*_RPC_URL set it returns no watcher and the product works on declared
-// deposits only. owners answers whose addresses a block pays.
-func newChainWatch(ctx context.Context, cfg config.Chain, ident identityParts, owners chainwatch.Owners, market *appmarket.Service,
+// deposits only. owners answers whose addresses a block pays (config.LoadChain has made sure
+// every watched network has its key, so owners is set whenever a node is).
+func newChainWatch(ctx context.Context, cfg config.Chain, ident identityParts, owners *chainaddr.Service, market *appmarket.Service,
 	clk clock.Clock, reg prometheus.Registerer, logger *slog.Logger) (chainWatch, error) {
 	var sources []chainwatch.Source
 	var closers []func()
@@ -57,7 +75,8 @@ func newChainWatch(ctx context.Context, cfg config.Chain, ident identityParts, o
 		closers = append(closers, src.Close)
 		logger.Info("watching an Ethereum node for deposits", "token", cfg.Ethereum.Token)
 	}
-	if len(sources) == 0 {
+	if len(sources) == 0 || owners == nil {
+		closeAll()
 		return chainWatch{close: func() {}}, nil
 	}
 	networks := map[payout.Network]chainwatch.Network{}
@@ -86,4 +105,13 @@ func (c chainWatch) status() api.ChainStatus {
 		return nil
 	}
 	return c.watcher
+}
+
+// chainConfirmations are what the watcher waits for per network, as investors are told.
+func chainConfirmations(cfg config.Chain) map[payout.Network]uint64 {
+	out := map[payout.Network]uint64{}
+	for n, c := range cfg.Networks {
+		out[n] = c.Confirmations
+	}
+	return out
 }

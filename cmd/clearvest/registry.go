@@ -9,6 +9,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/approvals"
 	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/chainaddr"
 	"clearvest/app/chainwatch"
 	appcommunity "clearvest/app/community"
 	appmarket "clearvest/app/marketdata"
@@ -60,7 +61,7 @@ import (
 func allMigrations() []pgmigrate.Set {
 	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations, auth.Migrations, mail.Migrations, accounts.Migrations,
 		idempotency.Migrations, appplans.Migrations, appmoney.Migrations, appmarket.Migrations, appcommunity.Migrations, approvals.Migrations,
-		appbroadcast.Migrations, chainwatch.Migrations}
+		appbroadcast.Migrations, chainaddr.Migrations, chainwatch.Migrations}
 }
 
 // allProjections lists every read model the runner keeps up to date. codec must be the one

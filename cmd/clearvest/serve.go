@@ -22,7 +22,6 @@ import (
 
 	"clearvest/api"
 	appaudit "clearvest/app/audit"
-	"clearvest/app/chainwatch"
 	"clearvest/content"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/ratelimit"
@@ -194,8 +193,12 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	// Every serve process runs the chain watchers (docs/chain.md); each network is leased in the
 	// database, so one process reads a node at a time and the events are appended once.
-	var chainOwners chainwatch.Owners
-	chains, err := newChainWatch(ctx, cfg.Chain, ident, chainOwners, market, clk, reg, logger)
+	addresses, err := newChainAddresses(cfg.Chain, ident, clk)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+	chains, err := newChainWatch(ctx, cfg.Chain, ident, addresses, market, clk, reg, logger)
 	if err != nil {
 		closeListeners()
 		return err
@@ -232,6 +235,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		Audit:          auditService,
 		QueueFeed:      queueFeed,
 		Chains:         chains.status(),
+		ChainAddresses: addresses, ChainConfirmations: chainConfirmations(cfg.Chain),
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -63,9 +63,10 @@ func (TransferCredited) EventName() string { return TypeTransferCredited }
 func (TransferDropped) EventName() string  { return TypeTransferDropped }
 func (TransferOrphaned) EventName() string { return TypeTransferOrphaned }
 
-// Events returns a zero value of every event type of the package: a transfer's and a payout's.
+// Events returns a zero value of every event type of the package: a transfer's, a payout's and
+// an address's.
 func Events() []aggregate.Event {
-	return []aggregate.Event{TransferDetected{}, TransferCredited{}, TransferDropped{}, TransferOrphaned{}, PayoutSeen{}}
+	return []aggregate.Event{TransferDetected{}, TransferCredited{}, TransferDropped{}, TransferOrphaned{}, PayoutSeen{}, AddressAssigned{}}
 }
 
 // Confirmations is how many blocks, its own included, stand on a transfer at height when the

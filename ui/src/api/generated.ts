@@ -2630,7 +2630,13 @@ export type DepositAddress = {
   asset: DepositAsset;
   network: DepositNetwork;
   address: string;
-  /** How many confirmations a deposit on this network needs before staff confirm it. */
+  /** The signed-in investor's own address on a watched network (docs/chain.md): what
+    arrives there is theirs alone and is credited automatically after `confirmations`,
+    with nothing to declare. False for the shared address, where a deposit is declared
+    and confirmed by staff.
+     */
+  own: boolean;
+  /** How many confirmations a deposit on this network needs before it is credited (by staff, or by the watcher on an own address). */
   confirmations: number;
   /** How many minutes a deposit on this network usually takes to reach them. */
   usualMinutes: number;
