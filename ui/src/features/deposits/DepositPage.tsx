@@ -60,6 +60,34 @@ function DepositFacts({ minimum, chosen }: { minimum: string; chosen: DepositAdd
   );
 }
 
+// An address of the investor's own on a watched network: nothing to declare, the watcher
+// credits what arrives (docs/chain.md). The minimum is left out: whatever arrives is credited.
+function OwnAddress({ chosen }: { chosen: DepositAddress }) {
+  const { t } = useTranslation('chain');
+  const { t: tf } = useTranslation('forms');
+  const { t: td } = useTranslation('deposits');
+  const routeLabel = useRouteLabel();
+  return (
+    <div className="panel deposit-address deposit-address--own" data-testid="own-deposit-address">
+      <h2 className="panel__title">{t('own.title', { route: routeLabel(chosen.asset, chosen.network) })}</h2>
+      <p>{t('own.lead')}</p>
+      <div className="deposit-address__qr">
+        <QrCode value={chosen.address} label={td('form.qrLabel', { asset: chosen.asset })} />
+      </div>
+      <p className="break-anywhere">
+        <code data-testid="address-text">{chosen.address}</code>
+      </p>
+      <CopyButton text={chosen.address} label={tf('copy.address')} copiedMessage={tf('copy.addressCopied')} />
+      <p className="muted">{t('own.onlyThis', { asset: chosen.asset, network: networkName(chosen.network) })}</p>
+      <p>{t('own.credited', { count: chosen.confirmations, minutes: chosen.usualMinutes })}</p>
+      {chosen.asset !== 'USDT' ? <p className="muted">{t('own.rate', { asset: chosen.asset })}</p> : null}
+      <Link className="button button--secondary" to="/my-account">
+        {t('own.dashboard')}
+      </Link>
+    </div>
+  );
+}
+
 function DepositForm({ addresses, minimum, onCreated }: { addresses: DepositAddress[]; minimum: string; onCreated: (d: Deposit) => void }) {
   const run = useRunMutation();
   const { t } = useTranslation('deposits');
@@ -143,21 +171,32 @@ function DepositForm({ addresses, minimum, onCreated }: { addresses: DepositAddr
       </p>
     ) : null;
 
+  const routeField = (
+    <div className="field">
+      <label className="field__label" htmlFor="deposit-route">
+        {t('form.route')}
+      </label>
+      <select id="deposit-route" className="field__input field__select" value={route} onChange={edit(null, setRoute)}>
+        {addresses.map((a) => (
+          <option key={keyOf(a)} value={keyOf(a)}>
+            {routeLabel(a.asset, a.network)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  if (chosen?.own) {
+    return (
+      <div className="form">
+        {routeField}
+        <OwnAddress chosen={chosen} />
+      </div>
+    );
+  }
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
       <FormError message={formError} />
-      <div className="field">
-        <label className="field__label" htmlFor="deposit-route">
-          {t('form.route')}
-        </label>
-        <select id="deposit-route" className="field__input field__select" value={route} onChange={edit(null, setRoute)}>
-          {addresses.map((a) => (
-            <option key={keyOf(a)} value={keyOf(a)}>
-              {routeLabel(a.asset, a.network)}
-            </option>
-          ))}
-        </select>
-      </div>
+      {routeField}
       {chosen ? (
         <div className="panel deposit-address" data-testid="deposit-address">
           <h2 className="panel__title">{t('form.sendTo', { route: routeLabel(chosen.asset, chosen.network) })}</h2>
@@ -279,7 +318,9 @@ export function DepositPage() {
   const addresses = useListDepositAddressesQuery();
   const { data: user } = useCurrentUser();
   const { t } = useTranslation('deposits');
+  const { t: tc } = useTranslation('chain');
   const [created, setCreated] = useState<Deposit | null>(null);
+  const anyOwn = addresses.data?.addresses.some((a) => a.own) ?? false;
   return (
     <section className="page container page--narrow" aria-labelledby="deposit-title">
       <h1 id="deposit-title">{t('page.title')}</h1>
@@ -299,7 +340,7 @@ export function DepositPage() {
         </>
       ) : (
         <>
-          <p className="muted">{t('page.lead')}</p>
+          <p className="muted">{anyOwn ? tc('own.pageLead') : t('page.lead')}</p>
           <QueryState
             query={addresses}
             loading={t('page.loading')}

@@ -1,5 +1,6 @@
 import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
@@ -14,8 +15,8 @@ const staff = makeUser({ _id: 'staff-1', role: 'author', name: 'Sam Staff' });
 const addresses = {
   minimum: '10.00',
   addresses: [
-    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', confirmations: 20, usualMinutes: 2 },
-    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', confirmations: 2, usualMinutes: 30 },
+    { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', confirmations: 20, usualMinutes: 2, own: false },
+    { asset: 'BTC', network: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', confirmations: 2, usualMinutes: 30, own: false },
   ],
 };
 
@@ -61,6 +62,35 @@ describe('waiting time', () => {
 });
 
 describe('deposit page', () => {
+  it('shows an investor their own address on a watched network, with nothing to declare', async () => {
+    const own = {
+      minimum: '10.00',
+      addresses: [
+        { asset: 'BTC', network: 'BTC', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', confirmations: 2, usualMinutes: 30, own: true },
+        { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', confirmations: 20, usualMinutes: 2, own: false },
+      ],
+    };
+    const api = stubApi({ 'GET /api/users/getUser': json(investor), 'GET /api/payments/addresses': json(own) });
+    const u = userEvent.setup();
+    renderApp({ route: '/deposit-payment', ...signedIn(investor) });
+    const panel = await screen.findByTestId('own-deposit-address');
+    expect(within(panel).getByRole('heading', { name: 'Your personal address for BTC on Bitcoin' })).toBeTruthy();
+    expect(within(panel).getByTestId('address-text').textContent).toBe('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
+    expect(within(panel).getByRole('img', { name: /QR code/ })).toBeTruthy();
+    expect(within(panel).getByRole('button', { name: 'Copy address' })).toBeTruthy();
+    expect(within(panel).getByText(/Credited after 2 confirmations/)).toBeTruthy();
+    expect(screen.getByText(/credited automatically once the network confirms it/)).toBeTruthy();
+    // Nothing to declare: no amount, no hash, no button that records a deposit.
+    expect(screen.queryByLabelText('Amount in US dollars')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Confirm deposit' })).toBeNull();
+    expect((await axe.run(panel)).violations).toEqual([]);
+    // The shared TRON address keeps the declared path.
+    await u.selectOptions(screen.getByLabelText('Asset and network'), 'USDT/TRC20');
+    expect(await screen.findByRole('button', { name: 'Confirm deposit' })).toBeTruthy();
+    expect(screen.queryByTestId('own-deposit-address')).toBeNull();
+    expect(api.to('POST /api/payments/create')).toHaveLength(0);
+  });
+
   it('shows the address with a QR code, sends the deposit and counts down to the dashboard', async () => {
     const api = stubApi({
       'GET /api/users/getUser': json(investor),
