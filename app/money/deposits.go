@@ -246,6 +246,11 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if !ok {
 		return Decision{}, ErrDepositNotFound
 	}
+	// Checked before a proposal is made: the second staff member is not asked to approve what
+	// the account refuses anyway (the account checks it again when the decision is taken).
+	if d.Source == account.SourceChain {
+		return Decision{}, account.ErrChainDeposit
+	}
 	if d.Status != account.StatusPending {
 		return Decision{}, account.ErrDepositDecided
 	}

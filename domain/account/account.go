@@ -482,6 +482,12 @@ func (a *Account) pendingDeposit(id, staffID string) (*Deposit, error) {
 	if !ok {
 		return nil, ErrDepositNotFound
 	}
+	// The watcher credits a chain deposit at its confirmations or withdraws it when its block
+	// leaves the chain; a staff decision beside it would credit the transfer twice or refuse
+	// money that arrived.
+	if d.Source == SourceChain {
+		return nil, ErrChainDeposit
+	}
 	if d.Status != StatusPending {
 		return nil, ErrDepositDecided
 	}

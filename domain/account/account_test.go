@@ -249,6 +249,36 @@ func TestDeposits(t *testing.T) {
 	})
 }
 
+func TestChainDepositsAreNotDecidedByHand(t *testing.T) {
+	t.Parallel()
+	chainReq := depositRequested()
+	chainReq.Source = account.SourceChain
+	for _, tc := range []struct {
+		name string
+		do   func(a *account.Account) error
+	}{
+		{"confirm", func(a *account.Account) error { return a.ConfirmDeposit("d1", m("500"), "", staffID, t1) }},
+		{"countersigned confirm", func(a *account.Account) error {
+			return a.ConfirmDepositCountersigned("d1", m("500"), "", staffID, account.Countersign{ProposalID: "0191f3c2-7a4e-7b1c-9e2d-000000000009", ApproverID: friend}, t1)
+		}},
+		{"reject", func(a *account.Account) error { return a.RejectDeposit("d1", "nothing arrived", staffID, t1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			accounts.Given(chainReq).When(tc.do).ThenError(t, account.ErrChainDeposit)
+		})
+	}
+	t.Run("the watcher still decides it", func(t *testing.T) {
+		t.Parallel()
+		a := accounts.Given(chainReq).When(func(a *account.Account) error {
+			return a.ConfirmChainDeposit("d1", m("500"), "1", t0, 3, t1)
+		}).Then(t, account.DepositConfirmed{DepositID: "d1", Received: m("500"), Source: account.SourceChain, Rate: "1", RateAt: &t0, Confirmations: 3, At: t1})
+		wantBalances(t, a, "500", "0", "0", "0", "0", "0")
+	})
+	wantMessage(t, account.ErrChainDeposit, domainerr.Conflict,
+		"This deposit is credited by the network once it has its confirmations; it cannot be confirmed or rejected by hand.")
+}
+
 func TestStaffChecks(t *testing.T) {
 	t.Parallel()
 	given := history(funded(), depositRequested2(), invRequested("i1", "100"), wdRequested("w1", "50", "1"), wdRequested("w2", "50", "1"), wdApproved("w2", "50", "1"))

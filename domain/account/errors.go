@@ -26,6 +26,10 @@ var (
 
 	ErrDepositNotFound      = domainerr.New(domainerr.NotFound, "Deposit not found")
 	ErrDepositDecided       = domainerr.New(domainerr.Conflict, "This deposit was already decided")
+	// ErrChainDeposit refuses a staff decision on a deposit the chain watcher decides
+	// (docs/chain.md, "Declared and detected deposits").
+	ErrChainDeposit = domainerr.New(domainerr.Conflict,
+		"This deposit is credited by the network once it has its confirmations; it cannot be confirmed or rejected by hand.")
 	ErrInvalidTransaction   = fieldError(domainerr.Invalid, "transactionId", "Transaction ID is missing!")
 	ErrDuplicateTransaction = fieldError(domainerr.Conflict, "transactionId", "A deposit with this transaction ID already exists")
 	ErrInvalidAsset         = fieldError(domainerr.Invalid, "asset", "Please select an asset")
