@@ -48,12 +48,12 @@ func newChainApp(t *testing.T) (*app, *money.Service) {
 func seenOnChain(t *testing.T, svc *money.Service, userID, amount, seed string) (string, int64) {
 	t.Helper()
 	id := uuid.NewSHA1(uuid.NameSpaceOID, []byte(seed)).String()
-	pos, err := svc.RecordChainDeposit(context.Background(), money.ChainDeposit{UserID: userID, DepositID: id, Amount: dm.MustParse(amount),
+	r, err := svc.RecordChainDeposit(context.Background(), money.ChainDeposit{UserID: userID, DepositID: id, Amount: dm.MustParse(amount),
 		Asset: "BTC", Network: "BTC", OnChainAmount: "0.01", USDRate: "100000", TxHash: testHash(seed), Address: testBTCAddress})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return money.ChainTransactionID(id), pos
+	return money.ChainTransactionID(id), r.Position
 }
 
 const msgChainDeposit = "This deposit is credited by the network once it has its confirmations; it cannot be confirmed or rejected by hand."
