@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"clearvest/api"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/approvals"
+	"clearvest/app/chainwatch"
 	"clearvest/app/kyc/kyctest"
 	"clearvest/app/money"
 	dm "clearvest/domain/money"
@@ -29,7 +31,7 @@ func newChainApp(t *testing.T) (*app, *money.Service) {
 	t.Helper()
 	env := kyctest.New(t, accountstest.WithReadModels(func(codec *eventstore.Registry) []projections.Projection {
 		return []projections.Projection{ledger.New(codec), wallets.New(codec), withdrawals.New(codec), history.New(codec), proposals.New(codec)}
-	}, money.Migrations, approvals.Migrations))
+	}, money.Migrations, approvals.Migrations, chainwatch.Migrations))
 	svc := newMoneyService(t, env.Env, env.Commands, nil, env.Clock, func(c *money.Config) {
 		c.Thresholds = money.Thresholds{DepositTolerance: decimal.RequireFromString("0.01"), DepositThreshold: dm.MustParse("10000"),
 			WithdrawalThreshold: dm.MustParse("10000"), MaxAmount: dm.MustParse("10000000")}
@@ -40,7 +42,9 @@ func newChainApp(t *testing.T) (*app, *money.Service) {
 	}
 	svc.RegisterExecutors(ap)
 	env.Accounts.RegisterExecutors(ap)
-	return serve(t, env.Env, func(d *api.Deps) { d.Money, d.Approvals, d.KYC = svc, ap, env.KYC }), svc
+	return serve(t, env.Env, func(d *api.Deps) {
+		d.Money, d.Approvals, d.KYC, d.ChainProgress = svc, ap, env.KYC, chainwatch.NewProgressReader(env.Pool)
+	}), svc
 }
 
 // seenOnChain records a pending deposit of amount USD as the chain watcher does for a BTC
@@ -89,5 +93,85 @@ func TestStaffCannotDecideAChainDeposit(t *testing.T) {
 	expect(t, res, http.StatusOK)
 	if d := decodeJSON[depositJSON](t, res); d.Status != "Pending" {
 		t.Fatalf("chain deposit after refused decisions: %+v", d)
+	}
+}
+
+// progressJSON is what the deposit pages read of a chain deposit.
+type progressJSON struct {
+	TransactionID       string `json:"transactionId"`
+	Reference           string `json:"reference"`
+	Source              string `json:"source"`
+	Confirmations       *int   `json:"confirmations"`
+	ConfirmationsNeeded *int   `json:"confirmationsNeeded"`
+}
+
+func (p progressJSON) reads() string {
+	if p.Confirmations == nil || p.ConfirmationsNeeded == nil {
+		return p.Source
+	}
+	return fmt.Sprintf("%s %d of %d", p.Source, *p.Confirmations, *p.ConfirmationsNeeded)
+}
+
+// TestChainDepositsShowTheirConfirmations: the investor's deposit, their dashboard and the
+// staff queue say how many confirmations a pending chain deposit has of how many; a declared
+// deposit says it is declared and nothing more.
+func TestChainDepositsShowTheirConfirmations(t *testing.T) {
+	t.Parallel()
+	a, svc := newChainApp(t)
+	investor, investorUser := a.member(t, "ivy@example.com", "subscriber")
+	admin, _ := a.member(t, "ada@example.com", "admin")
+	declared := createUSDT(t, investor, "50", "")
+	seen, pos := seenOnChain(t, svc, investorUser.ID, "1000", "seen")
+	waiting, pos2 := seenOnChain(t, svc, investorUser.ID, "10", "waiting")
+	investor.position = max(investor.position, pos, pos2)
+	admin.position = investor.position
+	// The watcher's index: "seen" is in block 100 of BTC, whose tip is 101 and which credits at 3;
+	// "waiting" has no row yet.
+	ctx := context.Background()
+	if _, err := a.Pool.Exec(ctx, `INSERT INTO chain_cursors (network, height, hash, tip, confirmations, updated_at) VALUES ('BTC', 101, 'h101', 101, 3, now())`); err != nil {
+		t.Fatal(err)
+	}
+	seenID := uuid.NewSHA1(uuid.NameSpaceOID, []byte("seen")).String()
+	if _, err := a.Pool.Exec(ctx, `INSERT INTO chain_transfers (network, key, user_id, deposit_id, asset, amount, tx_hash, address, block_hash, height, status, deposit_recorded, updated_at)
+		VALUES ('BTC', 'k1', $1, $2, 'BTC', '0.01', $3, $4, 'h100', 100, 'detected', true, now())`, investorUser.ID, seenID, testHash("seen"), testBTCAddress); err != nil {
+		t.Fatal(err)
+	}
+
+	want := map[string]string{seen: "chain 2 of 3", waiting: "chain 0 of 2", declared.TransactionID: "declared"}
+	for txID, w := range want {
+		res := investor.do(http.MethodGet, "/api/payments/viewPaymentStatus/"+txID, nil)
+		expect(t, res, http.StatusOK)
+		if got := decodeJSON[progressJSON](t, res).reads(); got != w {
+			t.Errorf("investor's %s reads %q, want %q", txID, got, w)
+		}
+	}
+	res := admin.do(http.MethodGet, "/api/payments/pending-deposit", nil)
+	expect(t, res, http.StatusOK)
+	queue := decodeJSON[struct {
+		Deposits []struct {
+			Deposit progressJSON `json:"deposit"`
+		} `json:"deposits"`
+	}](t, res)
+	if len(queue.Deposits) != 3 {
+		t.Fatalf("staff queue has %d deposits, want the declared one and both chain deposits", len(queue.Deposits))
+	}
+	for _, d := range queue.Deposits {
+		if got := d.Deposit.reads(); got != want[d.Deposit.TransactionID] {
+			t.Errorf("queue's %s reads %q, want %q", d.Deposit.TransactionID, got, want[d.Deposit.TransactionID])
+		}
+	}
+	res = investor.do(http.MethodGet, "/api/invest/dashboard", nil)
+	expect(t, res, http.StatusOK)
+	dash := decodeJSON[struct {
+		Pending []progressJSON `json:"pending"`
+	}](t, res)
+	got := map[string]string{}
+	for _, p := range dash.Pending {
+		got[p.Reference] = p.reads()
+	}
+	for txID, w := range map[string]string{seen: " 2 of 3", waiting: " 0 of 2", declared.TransactionID: ""} {
+		if got[txID] != w {
+			t.Errorf("dashboard's %s reads %q, want %q (all: %v)", txID, got[txID], w, got)
+		}
 	}
 }

@@ -37,6 +37,7 @@ type server struct {
 	plans         *appplans.Service
 	money         *appmoney.Service
 	approvals     *approvals.Service
+	chainProgress ChainProgress
 	referrals     *appreferrals.Reactor
 	market        *appmarket.Service
 	content       *sitecontent.Store
@@ -67,22 +68,23 @@ func newServer(deps Deps) *server {
 			Version:     deps.Version,
 			Environment: env,
 		},
-		accounts:   deps.Accounts,
-		kyc:        deps.KYC,
-		plans:      deps.Plans,
-		money:      deps.Money,
-		queueFeed:  deps.QueueFeed,
-		approvals:  deps.Approvals,
-		referrals:  deps.Referrals,
-		market:     deps.Market,
-		content:    deps.Content,
-		support:    deps.Support,
-		broadcast:  deps.Broadcast,
-		community:  deps.Community,
-		audit:      deps.Audit,
-		settings:   deps.Settings,
-		waiter:     deps.ReadYourWrites,
-		production: deps.Env == EnvProduction,
+		accounts:      deps.Accounts,
+		kyc:           deps.KYC,
+		plans:         deps.Plans,
+		money:         deps.Money,
+		queueFeed:     deps.QueueFeed,
+		approvals:     deps.Approvals,
+		chainProgress: deps.ChainProgress,
+		referrals:     deps.Referrals,
+		market:        deps.Market,
+		content:       deps.Content,
+		support:       deps.Support,
+		broadcast:     deps.Broadcast,
+		community:     deps.Community,
+		audit:         deps.Audit,
+		settings:      deps.Settings,
+		waiter:        deps.ReadYourWrites,
+		production:    deps.Env == EnvProduction,
 		// Development runs on plain http://localhost, where a Secure cookie would never be
 		// sent back.
 		secureCookies: deps.Env == EnvProduction,

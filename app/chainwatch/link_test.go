@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/chainwatch"
@@ -231,4 +233,37 @@ func TestSeenAfterStaffRejectedIsItsOwnDeposit(t *testing.T) {
 		t.Fatalf("chain deposit: %+v (found %v)", d, ok)
 	}
 	e.wantBooks()
+}
+
+// TestProgressCountsConfirmations: a pending chain deposit reads "n of 3" as blocks arrive,
+// and drops out of the progress once credited; a deposit the watcher has no row for is absent.
+func TestProgressCountsConfirmations(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	u := uuid.NewString()
+	src := &fakeChain{}
+	w := e.watcher(src, owners{addrA: u}, 0)
+	tr := usdt(txh(31), addrA, "5.000000")
+	src.mine(tr)
+	e.pass(w, src)
+	id := chainwatch.DepositID(tr.Key(payout.Ethereum))
+	r := chainwatch.NewProgressReader(e.env.Pool)
+	for i, want := range []chainwatch.Progress{{Confirmations: 1, Needed: 3}, {Confirmations: 2, Needed: 3}} {
+		got, err := r.Progress(context.Background(), []string{id, "no-such-deposit"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[id] != want {
+			t.Fatalf("step %d: progress %+v, want %+v", i, got, want)
+		}
+		src.mine()
+		e.pass(w, src)
+	}
+	got, err := r.Progress(context.Background(), []string{id})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("credited deposit's progress: %+v, %v", got, err)
+	}
+	if n := chainwatch.Needed(string(payout.Bitcoin)); n != 2 {
+		t.Fatalf("Bitcoin's default: %d", n)
+	}
 }

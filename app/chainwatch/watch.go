@@ -268,6 +268,11 @@ func (w *Watcher) Pass(ctx context.Context, src Source) (err error) {
 		}
 		h.Tip = tip
 	})
+	// Readers count a pending deposit's confirmations from here (ProgressReader).
+	if _, err := w.d.Pool.Exec(ctx, `UPDATE chain_cursors SET tip = $2, confirmations = $3 WHERE network = $1`,
+		string(n), int64(tip), int64(w.needed(n))); err != nil {
+		return err
+	}
 	for done := 0; cur.Height < tip && done < w.cfg.MaxBlocks; done++ {
 		b, err := src.Block(ctx, cur.Height+1)
 		if err != nil {

@@ -241,6 +241,21 @@ func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID stri
 	return d, nil
 }
 
+// PendingChainOf returns a user's pending deposits the chain watcher decides, oldest first.
+func PendingChainOf(ctx context.Context, pool *pgxpool.Pool, userID string) ([]Deposit, error) {
+	rows, err := pool.Query(ctx, `SELECT `+depositColumns+` FROM rm_wallets.deposits d
+		LEFT JOIN rm_users.users u ON u.id = d.user_id
+		WHERE d.user_id = $1 AND d.status = 'Pending' AND d.source = 'chain' ORDER BY d.requested_at, d.transaction_id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("wallets: pending chain deposits: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanDeposit)
+	if err != nil {
+		return nil, fmt.Errorf("wallets: pending chain deposits: %w", err)
+	}
+	return list, nil
+}
+
 // pendingQuery is the deposit queue: deposits waiting for staff.
 var pendingQuery = keyset.Query{
 	Select: depositColumns,
