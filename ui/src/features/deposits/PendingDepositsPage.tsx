@@ -6,6 +6,7 @@ import { moneyQueueWords, pagedQueue, useWaitedFor } from '../../components/Page
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { useTranslation } from '../../i18n';
 import { useRouteLabel } from './depositWords';
+import { ChainProgress, followedOnChain } from '../../components/ChainProgress';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
   const { t } = useTranslation('deposits');
@@ -33,6 +34,8 @@ function QueueItem({ item }: { item: DepositQueueItem }) {
           </time>
         </span>
       </p>
+      {/* Detected transfers wait for the network, not for staff: no decision is asked here. */}
+      {followedOnChain(d) ? <ChainProgress audience="staff" confirmations={d.confirmations} confirmationsNeeded={d.confirmationsNeeded} /> : null}
     </li>
   );
 }
