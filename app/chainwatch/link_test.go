@@ -122,6 +122,14 @@ func TestDeclaredThenSeenIsOneDeposit(t *testing.T) {
 	if err := e.confirmByHand(staff, declared.TransactionID, "100"); !errors.Is(err, account.ErrChainDeposit) {
 		t.Fatalf("staff confirmation of a linked deposit: %v, want ErrChainDeposit", err)
 	}
+	// Read again from the start before it is credited: the row still names the declared deposit.
+	if _, err := e.env.Pool.Exec(context.Background(), `UPDATE chain_cursors SET height = 0, hash = ''`); err != nil {
+		t.Fatal(err)
+	}
+	e.pass(e.watcher(src, owners{addrA: u}, 0), src)
+	if id, _ := e.transferRow(tr); id != declared.ID {
+		t.Fatalf("after a second reading the transfer row names %s, want %s", id, declared.ID)
+	}
 	src.mine()
 	src.mine()
 	e.pass(w, src)

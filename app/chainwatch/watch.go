@@ -520,10 +520,19 @@ func (w *Watcher) detect(ctx context.Context, n payout.Network, b chain.Block, t
 		x.DepositID = DepositIDAt(key, st.Detections())
 		// Seen before in this block, or already credited: the row says where it stands.
 		x.Status = string(st.Status())
-		if st.Status() == chain.StatusDetected {
-			return w.setRow(ctx, n, x)
+		if st.Status() != chain.StatusDetected {
+			return nil
 		}
-		return nil
+		// The row of this sighting keeps the deposit it named: the investor's declared one,
+		// when the transfer was linked to it.
+		prior, err := w.transfers(ctx, `WHERE network = $1 AND key = $2 AND block_hash = $3`, string(n), key, b.Hash)
+		if err != nil {
+			return err
+		}
+		if len(prior) == 1 {
+			x.DepositID, x.DepositRecorded = prior[0].DepositID, prior[0].DepositRecorded
+		}
+		return w.setRow(ctx, n, x)
 	}
 	x.DepositID = DepositIDAt(key, st.Detections())
 	recorded, err := w.recordDeposit(ctx, n, x, st)
