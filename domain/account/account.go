@@ -485,7 +485,8 @@ func (c Countersign) check(a *Account, staffID string) error {
 func (a *Account) AllowAnotherDeposit(max int) error {
 	open := 0
 	for _, d := range a.deposits {
-		if d.Status == StatusPending {
+		// A chain deposit waits for the network, not for staff, and the money was sent.
+		if d.Status == StatusPending && d.Source != SourceChain {
 			open++
 		}
 	}

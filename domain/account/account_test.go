@@ -1024,6 +1024,16 @@ func TestOpenDepositQuota(t *testing.T) {
 		accounts.Given(append(h, c, r)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
 		accounts.Given(append(h, c)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
 	})
+	t.Run("deposits the network confirms do not count", func(t *testing.T) {
+		t.Parallel()
+		h := pending(5)
+		c := h[0].(account.DepositRequested)
+		c.Source = account.SourceChain
+		h[0] = c
+		l := account.DepositLinkedToChain{DepositID: "d2", TransactionID: "TX-2", ChainDepositID: "c2", TxHash: depHash, Asset: "USDT", OnChainAmount: "1", At: t0}
+		accounts.Given(append(h, l)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(4) }).Then(t)
+		accounts.Given(h...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(4) }).ThenError(t, account.ErrTooManyOpenDeposits)
+	})
 	t.Run("a quota of one says a deposit", func(t *testing.T) {
 		t.Parallel()
 		a := account.NewFor(userID)()
