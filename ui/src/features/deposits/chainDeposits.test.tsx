@@ -107,23 +107,32 @@ describe('a deposit the network confirms', () => {
     expect(screen.queryByRole('button', { name: 'Reject payment' })).toBeNull();
   });
 
-  it('shows detected transfers in the staff queue beside declared deposits', async () => {
-    stubApi({
-      'GET /api/users/getUser': json(staff),
-      'GET /api/payments/pending-deposit': json({
+  it('shows detected transfers in the staff queue beside declared deposits, following their confirmations', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.stubGlobal('EventSource', SilentEventSource);
+    const queue = (confirmations: number) =>
+      json({
         asOf: '2026-11-23T10:12:00Z',
         total: 2,
         deposits: [
           { deposit: withUser(declared), ageSeconds: 720 },
-          { deposit: withUser(onChain(2)), ageSeconds: 60 },
+          { deposit: withUser(onChain(confirmations)), ageSeconds: 60 },
         ],
-      }),
+      });
+    const replies = [2, 3];
+    stubApi({
+      'GET /api/users/getUser': json(staff),
+      'GET /api/payments/pending-deposit': () => queue(replies.length > 1 ? replies.shift()! : replies[0]!),
     });
     renderApp({ route: '/admin-pending-deposit', ...signedIn(staff) });
     const items = await screen.findAllByTestId('deposit-queue-item');
     expect(items).toHaveLength(2);
     expect(within(items[0]!).queryByTestId('chain-progress')).toBeNull();
     expect(within(items[1]!).getByTestId('chain-progress').textContent).toBe('Detected on chain · 2 of 3 confirmations');
+    await nextPoll();
+    await waitFor(() =>
+      expect(within(screen.getAllByTestId('deposit-queue-item')[1]!).getByTestId('chain-progress').textContent).toBe('Detected on chain · 3 of 3 confirmations'),
+    );
   });
 });
 
