@@ -91,8 +91,27 @@ func (s *server) GetDashboard(ctx context.Context, _ apigen.GetDashboardRequestO
 	for _, r := range d.Returns {
 		out.ReturnsByMonth = append(out.ReturnsByMonth, apigen.MonthReturn{Month: r.Month, Returns: r.Returns.String()})
 	}
+	// A deposit the chain watcher follows says how far it has come.
+	chainDeps, err := s.money.PendingChainDeposits(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	progress, err := s.progressOf(ctx, chainDeps)
+	if err != nil {
+		return nil, err
+	}
+	byRef := map[string]appmoney.Deposit{}
+	for _, cd := range chainDeps {
+		byRef[cd.TransactionID] = cd
+	}
 	for _, it := range d.Pending {
-		out.Pending = append(out.Pending, historyItemJSON(it))
+		item := historyItemJSON(it)
+		if cd, ok := byRef[it.Reference]; ok && it.Kind == account.TypeDepositRequested {
+			if have, needed, ok := confirmationsOf(cd, progress); ok {
+				item.Confirmations, item.ConfirmationsNeeded = &have, &needed
+			}
+		}
+		out.Pending = append(out.Pending, item)
 	}
 	return out, nil
 }

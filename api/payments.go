@@ -7,7 +7,9 @@ import (
 
 	"clearvest/api/apigen"
 	"clearvest/app/chainaddr"
+	"clearvest/app/chainwatch"
 	appmoney "clearvest/app/money"
+	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/payout"
 	"clearvest/domain/reference"
@@ -130,7 +132,7 @@ func (s *server) CreateDeposit(ctx context.Context, req apigen.CreateDepositRequ
 		return nil, err
 	}
 	RecordPosition(ctx, created.Position)
-	return apigen.CreateDeposit200JSONResponse(depositJSON(created.Deposit, false)), nil
+	return apigen.CreateDeposit200JSONResponse(depositJSON(created.Deposit, false, nil)), nil
 }
 
 func (s *server) ViewPaymentStatus(ctx context.Context, req apigen.ViewPaymentStatusRequestObject) (apigen.ViewPaymentStatusResponseObject, error) {
@@ -142,7 +144,11 @@ func (s *server) ViewPaymentStatus(ctx context.Context, req apigen.ViewPaymentSt
 	if err != nil {
 		return nil, err
 	}
-	return apigen.ViewPaymentStatus200JSONResponse(depositJSON(d, a.Role.IsStaff())), nil
+	progress, err := s.progressOf(ctx, []appmoney.Deposit{d})
+	if err != nil {
+		return nil, err
+	}
+	return apigen.ViewPaymentStatus200JSONResponse(depositJSON(d, a.Role.IsStaff(), progress)), nil
 }
 
 func (s *server) GetPendingDeposits(ctx context.Context, req apigen.GetPendingDepositsRequestObject) (apigen.GetPendingDepositsResponseObject, error) {
@@ -153,11 +159,15 @@ func (s *server) GetPendingDeposits(ctx context.Context, req apigen.GetPendingDe
 	if err != nil {
 		return nil, err
 	}
+	progress, err := s.progressOf(ctx, page.Items)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now().UTC()
 	out := apigen.GetPendingDeposits200JSONResponse{AsOf: now, Total: page.Total, NextCursor: nextCursor(page.NextCursor),
 		Deposits: make([]apigen.DepositQueueItem, 0, len(page.Items))}
 	for _, d := range page.Items {
-		out.Deposits = append(out.Deposits, apigen.DepositQueueItem{Deposit: depositJSON(d, true),
+		out.Deposits = append(out.Deposits, apigen.DepositQueueItem{Deposit: depositJSON(d, true, progress),
 			AgeSeconds: max(0, int64(now.Sub(d.RequestedAt)/time.Second))})
 	}
 	return out, nil
@@ -206,14 +216,55 @@ func (s *server) RejectDeposit(ctx context.Context, req apigen.RejectDepositRequ
 	return apigen.RejectDeposit200JSONResponse{Message: msgDepositRejected}, nil
 }
 
+// ChainProgress reads how far pending chain deposits have come, by deposit id
+// (chainwatch.ProgressReader).
+type ChainProgress interface {
+	Progress(ctx context.Context, depositIDs []string) (map[string]chainwatch.Progress, error)
+}
+
+// progressOf reads the progress of the pending chain deposits among ds.
+func (s *server) progressOf(ctx context.Context, ds []appmoney.Deposit) (map[string]chainwatch.Progress, error) {
+	var ids []string
+	for _, d := range ds {
+		if d.Source == account.SourceChain && d.Status == account.StatusPending {
+			ids = append(ids, d.ID)
+		}
+	}
+	if len(ids) == 0 || s.chainProgress == nil {
+		return nil, nil
+	}
+	return s.chainProgress.Progress(ctx, ids)
+}
+
+// confirmationsOf is a pending chain deposit's confirmations and the number it is credited at;
+// ok is false for any other deposit.
+func confirmationsOf(d appmoney.Deposit, progress map[string]chainwatch.Progress) (have, needed int, ok bool) {
+	if d.Source != account.SourceChain || d.Status != account.StatusPending {
+		return 0, 0, false
+	}
+	p, found := progress[d.ID]
+	if !found {
+		p = chainwatch.Progress{Needed: chainwatch.Needed(d.Network)}
+	}
+	return int(p.Confirmations), int(p.Needed), true
+}
+
 // depositJSON maps a deposit onto the specification; withUser adds the investor (staff views).
-// The QR code encodes the address alone, which every wallet reads.
-func depositJSON(d appmoney.Deposit, withUser bool) apigen.Deposit {
+// The QR code encodes the address alone, which every wallet reads. A pending chain deposit
+// carries its confirmations from progress.
+func depositJSON(d appmoney.Deposit, withUser bool, progress map[string]chainwatch.Progress) apigen.Deposit {
 	out := apigen.Deposit{
 		TransactionId: d.TransactionID, Amount: d.Amount.String(), Asset: d.Asset, Network: d.Network,
 		Address: d.Address, QrPayload: d.Address, OnChainAmount: d.OnChainAmount, UsdRate: d.USDRate,
 		TxHash: d.TxHash, Status: apigen.DepositStatus(d.Status), Received: d.Received.String(), Notes: d.Notes,
 		RequestedAt: d.RequestedAt, DecidedAt: d.DecidedAt, Reference: reference.OfDeposit(d.TransactionID, d.ID),
+		Source: apigen.DepositSourceDeclared,
+	}
+	if d.Source == account.SourceChain {
+		out.Source = apigen.DepositSourceChain
+	}
+	if have, needed, ok := confirmationsOf(d, progress); ok {
+		out.Confirmations, out.ConfirmationsNeeded = &have, &needed
 	}
 	if withUser {
 		out.User = &apigen.DepositUser{UnderscoreId: d.UserID, Name: d.Name, Email: d.Email}

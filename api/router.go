@@ -153,6 +153,9 @@ type Deps struct {
 	Chains ChainStatus
 	// Money runs deposits and investments; nil in tests of other parts (its operations then answer 422).
 	Money *appmoney.Service
+	// ChainProgress reads how far pending chain deposits have come (chainwatch.ProgressReader);
+	// nil: they read as having no confirmations yet.
+	ChainProgress ChainProgress
 	// Approvals runs the four-eyes proposals; nil: decisions never need a second person (tests
 	// of other parts).
 	Approvals *approvals.Service

@@ -33,23 +33,24 @@ import (
 // server implements the generated strict server interface: one method per operationId in
 // openapi.yaml. Handlers return domain errors; httperr turns them into responses.
 type server struct {
-	meta       apigen.Meta
-	accounts   *accounts.Service
-	kyc        *appkyc.Service
-	plans      *appplans.Service
-	money      *appmoney.Service
-	approvals  *approvals.Service
-	referrals  *appreferrals.Reactor
-	market     *appmarket.Service
-	content    *sitecontent.Store
-	support    *appsupport.Service
-	broadcast  *appbroadcast.Service
-	community  *appcommunity.Service
-	audit      *appaudit.Service
-	settings   *appsettings.Service
-	queueFeed  *queuefeed.Feed
-	chains     ChainStatus
-	chainAddrs *chainaddr.Service
+	meta          apigen.Meta
+	accounts      *accounts.Service
+	kyc           *appkyc.Service
+	plans         *appplans.Service
+	money         *appmoney.Service
+	approvals     *approvals.Service
+	referrals     *appreferrals.Reactor
+	market        *appmarket.Service
+	content       *sitecontent.Store
+	support       *appsupport.Service
+	broadcast     *appbroadcast.Service
+	community     *appcommunity.Service
+	audit         *appaudit.Service
+	settings      *appsettings.Service
+	queueFeed     *queuefeed.Feed
+	chains        ChainStatus
+	chainProgress ChainProgress
+	chainAddrs    *chainaddr.Service
 	// chainConfirmations are the watcher's confirmations per network, told to investors.
 	chainConfirmations map[payout.Network]uint64
 	waiter             middleware.Waiter // holds a sign-in's answer until its figures are in the read models
@@ -80,6 +81,7 @@ func newServer(deps Deps) *server {
 		queueFeed:          deps.QueueFeed,
 		chains:             deps.Chains,
 		chainAddrs:         deps.ChainAddresses,
+		chainProgress:      deps.ChainProgress,
 		chainConfirmations: deps.ChainConfirmations,
 		approvals:          deps.Approvals,
 		referrals:          deps.Referrals,

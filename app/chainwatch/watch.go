@@ -269,6 +269,11 @@ func (w *Watcher) Pass(ctx context.Context, src Source) (err error) {
 		}
 		h.Tip = tip
 	})
+	// Readers count a pending deposit's confirmations from here (ProgressReader).
+	if _, err := w.d.Pool.Exec(ctx, `UPDATE chain_cursors SET tip = $2, confirmations = $3 WHERE network = $1`,
+		string(n), int64(tip), int64(w.needed(n))); err != nil {
+		return err
+	}
 	for done := 0; cur.Height < tip && done < w.cfg.MaxBlocks; done++ {
 		b, err := src.Block(ctx, cur.Height+1)
 		if err != nil {
@@ -519,49 +524,96 @@ func (w *Watcher) detect(ctx context.Context, n payout.Network, b chain.Block, t
 		x.DepositID = DepositIDAt(key, st.Detections())
 		// Seen before in this block, or already credited: the row says where it stands.
 		x.Status = string(st.Status())
-		if st.Status() == chain.StatusDetected {
-			return w.setRow(ctx, n, x)
+		if st.Status() != chain.StatusDetected {
+			return nil
 		}
-		return nil
+		// The row of this sighting keeps the deposit it named: the investor's declared one,
+		// when the transfer was linked to it.
+		prior, err := w.transfers(ctx, `WHERE network = $1 AND key = $2 AND block_hash = $3`, string(n), key, b.Hash)
+		if err != nil {
+			return err
+		}
+		if len(prior) == 1 {
+			x.DepositID, x.DepositRecorded = prior[0].DepositID, prior[0].DepositRecorded
+		}
+		return w.setRow(ctx, n, x)
 	}
 	x.DepositID = DepositIDAt(key, st.Detections())
 	recorded, err := w.recordDeposit(ctx, n, x, st)
 	if err != nil {
 		return err
 	}
-	x.DepositRecorded = recorded
+	return w.recorded(ctx, n, x, recorded)
+}
+
+// recorded notes where a transfer's deposit stands once recordDeposit answered: the deposit it
+// is credited on (the investor's declared one, when the transfer was linked to it), or, when
+// staff had already confirmed that one, the transfer credited by hand.
+func (w *Watcher) recorded(ctx context.Context, n payout.Network, x row, r recordedDeposit) error {
+	if !r.ok {
+		return w.setRow(ctx, n, x)
+	}
+	x.DepositID, x.DepositRecorded = r.DepositID, true
+	if !r.ByHand {
+		return w.setRow(ctx, n, x)
+	}
+	err := step(ctx, func() error {
+		st, err := command.Load(ctx, w.d.Commands, transferStream(x.Key), chain.NewTransferState)
+		if err != nil {
+			return err
+		}
+		if !st.Credit(chain.TransferCredited{DepositID: r.DepositID, ByHand: true, Received: r.Received.String(), At: w.d.Clock.Now().UTC()}) {
+			return nil
+		}
+		return w.appendAlone(ctx, x.Key, st)
+	})
+	if err != nil {
+		return err
+	}
+	w.d.Logger.InfoContext(ctx, "chainwatch: transfer already credited by staff on the deposit the investor declared", "network", n, "key", x.Key, "deposit", r.DepositID)
+	x.Status = string(chain.StatusCredited)
 	return w.setRow(ctx, n, x)
+}
+
+// recordedDeposit is recordDeposit's answer: ok false while the transfer waits for a rate.
+type recordedDeposit struct {
+	money.ChainRecorded
+	ok bool
 }
 
 // recordDeposit records the investor's pending deposit, with the transfer stream's events when
 // st carries some; without a rate it records only those, and the deposit waits (false).
-func (w *Watcher) recordDeposit(ctx context.Context, n payout.Network, x row, st *chain.TransferState) (bool, error) {
+// x.DepositID is the id derived for the transfer; the answer names the deposit actually used.
+func (w *Watcher) recordDeposit(ctx context.Context, n payout.Network, x row, st *chain.TransferState) (recordedDeposit, error) {
 	a := asset.Asset(x.Asset)
 	rate, _, ok, err := w.d.Rates.Rate(ctx, a)
 	if err != nil {
-		return false, err
+		return recordedDeposit{}, err
 	}
 	var usd dmoney.Money
 	if ok {
 		usd, err = usdOf(a, x.Amount, rate)
 		if err != nil {
-			return false, err
+			return recordedDeposit{}, err
 		}
 	}
 	if !ok || !usd.IsPositive() {
 		w.d.Logger.InfoContext(ctx, "chainwatch: transfer waits for a rate before its deposit is recorded", "network", n, "key", x.Key, "asset", a)
 		if st != nil {
-			return false, w.appendAlone(ctx, x.Key, st)
+			return recordedDeposit{}, w.appendAlone(ctx, x.Key, st)
 		}
-		return false, nil
+		return recordedDeposit{}, nil
 	}
 	actx := ctx
 	if st != nil {
 		actx, _ = command.WithAlongside(ctx, command.Change{Stream: transferStream(x.Key), Aggregate: st})
 	}
-	_, err = w.d.Money.RecordChainDeposit(actx, money.ChainDeposit{UserID: x.UserID, DepositID: x.DepositID, Amount: usd, Asset: x.Asset,
+	r, err := w.d.Money.RecordChainDeposit(actx, money.ChainDeposit{UserID: x.UserID, DepositID: x.DepositID, Amount: usd, Asset: x.Asset,
 		Network: string(n), OnChainAmount: x.Amount, USDRate: rate, TxHash: x.TxHash, Address: x.Address})
-	return err == nil, err
+	if err != nil {
+		return recordedDeposit{}, err
+	}
+	return recordedDeposit{ChainRecorded: r, ok: true}, nil
 }
 
 // usdOf is amount of a at rate, in USD cents, rounded half to even.
@@ -585,15 +637,21 @@ func (w *Watcher) recordPending(ctx context.Context, n payout.Network) error {
 	}
 	waiting := 0
 	for _, x := range trs {
-		ok, err := w.recordDeposit(ctx, n, x, nil)
+		// The row may name the deposit a link chose; the transfer's own derived id finds it.
+		st, err := command.Load(ctx, w.d.Commands, transferStream(x.Key), chain.NewTransferState)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		x.DepositID = DepositIDAt(x.Key, st.Detections())
+		r, err := w.recordDeposit(ctx, n, x, nil)
+		if err != nil {
+			return err
+		}
+		if !r.ok {
 			waiting++
 			continue
 		}
-		if _, err := w.d.Pool.Exec(ctx, `UPDATE chain_transfers SET deposit_recorded = true WHERE network = $1 AND key = $2`, string(n), x.Key); err != nil {
+		if err := w.recorded(ctx, n, x, r); err != nil {
 			return err
 		}
 	}

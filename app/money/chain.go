@@ -6,10 +6,13 @@ import (
 	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/identity"
 	"clearvest/domain/money"
+	"clearvest/domain/payout"
 	"clearvest/platform/mail"
 )
 
@@ -43,41 +46,148 @@ func ChainTransactionID(depositID string) string {
 	return string(out)
 }
 
-// RecordChainDeposit records a pending deposit for a transfer the chain watcher saw. A deposit
-// already on the account raises nothing. Changes of other streams carried in ctx
-// (command.WithAlongside, the transfer's own stream) commit with it or not at all. The
-// investor's open-deposit quota does not apply: the money has been sent.
-func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (int64, error) {
+// ChainRecorded is what RecordChainDeposit did with a transfer.
+type ChainRecorded struct {
+	// DepositID is the deposit the transfer is credited on: the one derived from the transfer,
+	// or the one the investor declared for the same transaction, which it was linked to.
+	DepositID string
+	// ByHand is set when staff had already confirmed that declared deposit: the transfer is
+	// credited, and must not be again. Received is what they credited.
+	ByHand   bool
+	Received money.Money
+	Position int64
+}
+
+// RecordChainDeposit records a pending deposit for a transfer the chain watcher saw, or links
+// the transfer to the deposit its investor declared for the same transaction (docs/chain.md,
+// "Declared and detected deposits"). A deposit already recorded or linked raises nothing.
+// Changes of other streams carried in ctx (command.WithAlongside, the transfer's own stream)
+// commit with it or not at all. The investor's open-deposit quota does not apply: the money
+// has been sent.
+func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (ChainRecorded, error) {
 	req := account.DepositRequest{DepositID: d.DepositID, TransactionID: ChainTransactionID(d.DepositID), Amount: d.Amount,
 		Asset: d.Asset, Network: d.Network, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Address: d.Address}
+	hash := d.TxHash
+	if h, err := payout.CanonicalTxHash(payout.Network(d.Network), d.TxHash); err == nil {
+		hash = h
+	}
+	var out ChainRecorded
 	res, err := command.Update(ctx, s.commands, accountStream(d.UserID), account.NewFor(d.UserID), chainMeta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
-			_, existed := acc.Deposit(d.DepositID)
+			out = ChainRecorded{DepositID: d.DepositID}
+			before := acc.Version()
 			now := s.clock.Now()
-			if err := acc.RecordChainDeposit(req, now); err != nil {
-				return err
+			_, existed := acc.Deposit(d.DepositID)
+			linked, wasLinked := acc.ChainLinked(d.DepositID)
+			switch {
+			case existed:
+			case wasLinked:
+				out.DepositID = linked.ID
+			default:
+				declared, ok, err := s.declaredFor(ctx, tx, d.Network, hash)
+				if err != nil {
+					return err
+				}
+				if ok && declared.userID == d.UserID {
+					err := acc.LinkDepositToChain(declared.depositID, account.ChainLink{ChainDepositID: d.DepositID, TxHash: hash,
+						Address: d.Address, Asset: d.Asset, OnChainAmount: d.OnChainAmount}, now)
+					switch {
+					case err == nil:
+						out.DepositID, wasLinked = declared.depositID, true
+						linked, _ = acc.Deposit(declared.depositID)
+					case !errors.Is(err, account.ErrDepositDecided):
+						return err
+					}
+					// Rejected by staff, or linked to another transfer of the transaction: this
+					// transfer is a deposit of its own.
+				}
+				if !wasLinked {
+					if err := acc.RecordChainDeposit(req, now); err != nil {
+						return err
+					}
+				}
 			}
+			if wasLinked && linked.Status == account.StatusConfirmed {
+				out.ByHand, out.Received = true, linked.Received
+			}
+			raised := acc.Version() != before
 			if err := tx.Append(ctx, command.Change{Stream: accountStream(d.UserID), Aggregate: acc}); err != nil {
 				return err
 			}
-			if existed {
+			if !raised {
 				return nil
 			}
-			// The reference lets staff find it like a declared deposit. The hash's claim keeps an
-			// investor from declaring the same transaction by hand afterwards; a transaction
-			// paying two addresses claims it once.
-			if _, err := tx.Exec(ctx, `INSERT INTO money_deposit_refs (transaction_id, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4)`,
-				req.TransactionID, d.UserID, d.DepositID, now); err != nil {
+			if !wasLinked {
+				// The reference lets staff find it like a declared deposit. The hash's claim keeps
+				// an investor from declaring the same transaction by hand afterwards; a
+				// transaction paying two addresses claims it once.
+				if _, err := tx.Exec(ctx, `INSERT INTO money_deposit_refs (transaction_id, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4)
+					ON CONFLICT DO NOTHING`, req.TransactionID, d.UserID, d.DepositID, now); err != nil {
+					return err
+				}
+				if _, err := tx.Exec(ctx, `INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'deposit', $3, $4)
+					ON CONFLICT DO NOTHING`, d.Network, hash, req.TransactionID, now); err != nil {
+					return err
+				}
+			}
+			// The claim's row lock orders this against a staff confirmation of a deposit another
+			// investor declared for the transaction (notPaidToAnother): whichever commits second
+			// sees the other.
+			if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, hash); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'deposit', $3, $4)
-				ON CONFLICT DO NOTHING`, d.Network, d.TxHash, req.TransactionID, now)
+			_, err := tx.Exec(ctx, `INSERT INTO money_chain_sightings (network, tx_hash, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4, $5)
+				ON CONFLICT DO NOTHING`, d.Network, hash, d.UserID, out.DepositID, now)
 			return err
 		})
 	if err != nil {
-		return 0, err
+		return ChainRecorded{}, err
 	}
-	return res.Position, nil
+	out.Position = res.Position
+	return out, nil
+}
+
+type declaredDeposit struct{ userID, depositID string }
+
+// declaredFor finds the deposit declared by hand for a transaction: its claim's reference.
+func (s *Service) declaredFor(ctx context.Context, tx *command.Tx, network, hash string) (declaredDeposit, bool, error) {
+	var d declaredDeposit
+	err := tx.QueryRow(ctx, `SELECT r.user_id, r.deposit_id FROM money_chain_tx_hashes h
+		JOIN money_deposit_refs r ON r.transaction_id = h.ref
+		WHERE h.network = $1 AND h.tx_hash = $2 AND h.kind = 'deposit'`, network, hash).Scan(&d.userID, &d.depositID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return d, false, nil
+	}
+	return d, err == nil, err
+}
+
+// notPaidToAnother refuses the confirmation of a deposit declared for a transaction the chain
+// watcher saw pay another investor's own address. With a transaction (tx not nil) it first
+// takes the hash claim's row lock, which RecordChainDeposit takes too, so the two are ordered.
+func (s *Service) notPaidToAnother(ctx context.Context, tx *command.Tx, userID string, d account.Deposit) error {
+	if d.TxHash == "" {
+		return nil
+	}
+	q := querier(s.pool)
+	if tx != nil {
+		q = tx
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, d.TxHash); err != nil {
+			return err
+		}
+	}
+	var other bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM money_chain_sightings WHERE network = $1 AND tx_hash = $2 AND user_id <> $3)`,
+		d.Network, d.TxHash, userID).Scan(&other); err != nil {
+		return err
+	}
+	if other {
+		return ErrPaidAnotherInvestor
+	}
+	return nil
+}
+
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // ConfirmChainDeposit credits a chain deposit whose transfer reached its confirmations and
@@ -122,7 +232,10 @@ func (s *Service) decideChain(ctx context.Context, userID, depositID string,
 			if !raised || u == nil || u.Status() == identity.StatusClosed || u.Email() == "" {
 				return nil
 			}
-			d, _ := acc.Deposit(depositID)
+			d, ok := acc.Deposit(depositID)
+			if !ok {
+				d, _ = acc.ChainLinked(depositID)
+			}
 			template, data := message(u.Profile().Name, d)
 			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
 			if err != nil {

@@ -246,8 +246,16 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if !ok {
 		return Decision{}, ErrDepositNotFound
 	}
+	// Checked before a proposal is made: the second staff member is not asked to approve what
+	// the account refuses anyway (the account checks it again when the decision is taken).
+	if d.Source == account.SourceChain {
+		return Decision{}, account.ErrChainDeposit
+	}
 	if d.Status != account.StatusPending {
 		return Decision{}, account.ErrDepositDecided
+	}
+	if err := s.notPaidToAnother(ctx, nil, userID, d); err != nil {
+		return Decision{}, err
 	}
 	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return Decision{}, err
@@ -269,7 +277,7 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	}
 	pos, err := s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
-	}, s.confirmedMessage)
+	}, s.confirmedMessage, s.notPaidToAnother)
 	return Decision{Position: pos}, err
 }
 
@@ -285,7 +293,7 @@ func (s *Service) RejectDeposit(ctx context.Context, a Actor, in DecisionInput) 
 	}, func(name string, d account.Deposit) (string, any) {
 		return mail.TemplateDepositRejected, mail.DepositRejectedData{Name: name, TransactionID: d.TransactionID,
 			Amount: d.Amount.Dollars(), Asset: d.Asset, Notes: d.Notes, Link: s.cfg.PublicURL + accountPage}
-	})
+	}, nil)
 }
 
 // ref finds the account and deposit a transaction id names.
@@ -303,7 +311,8 @@ func (s *Service) ref(ctx context.Context, transactionID string) (userID, deposi
 
 func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 	rule func(acc *account.Account, depositID string, at time.Time) error,
-	message func(name string, d account.Deposit) (string, any)) (int64, error) {
+	message func(name string, d account.Deposit) (string, any),
+	check func(ctx context.Context, tx *command.Tx, userID string, d account.Deposit) error) (int64, error) {
 	userID, depositID, err := s.ref(ctx, transactionID)
 	if err != nil {
 		return 0, err
@@ -311,6 +320,11 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, depositID, now) },
 		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
+			if check != nil {
+				if err := check(ctx, tx, userID, d); err != nil {
+					return err
+				}
+			}
 			template, data := message(u.Profile().Name, d)
 			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
 			if err != nil {
@@ -324,9 +338,9 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 
 func fromAggregate(userID string, d account.Deposit) Deposit {
 	out := Deposit{
-		TransactionID: d.TransactionID, UserID: userID, Amount: d.Amount, Asset: d.Asset, Network: d.Network,
+		ID: d.ID, TransactionID: d.TransactionID, UserID: userID, Amount: d.Amount, Asset: d.Asset, Network: d.Network,
 		Address: d.Address, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Status: d.Status,
-		Received: d.Received, Notes: d.Notes, RequestedAt: d.RequestedAt,
+		Received: d.Received, Notes: d.Notes, Source: d.Source, RequestedAt: d.RequestedAt,
 	}
 	if !d.DecidedAt.IsZero() {
 		t := d.DecidedAt

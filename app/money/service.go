@@ -172,8 +172,13 @@ var (
 	// ErrPayoutTxHashUsed: the payout hash is already on the books, as another payout or as a
 	// deposit; a transfer settles one withdrawal.
 	ErrPayoutTxHashUsed = fieldError(domainerr.Conflict, "txHash", "This transaction hash is already recorded for another payout or deposit.")
-	ErrOnChainRequired  = fieldError(domainerr.Invalid, "onChainAmount", "Please enter the amount of the asset you sent.")
-	ErrOnChainMismatch  = fieldError(domainerr.Invalid, "onChainAmount", "The amount of the asset does not match the USD amount. Please check both.")
+	// ErrPaidAnotherInvestor refuses a staff confirmation of a deposit declared for a
+	// transaction the chain watcher saw pay another investor's own address: it is theirs, and
+	// credited to them by the watcher.
+	ErrPaidAnotherInvestor = domainerr.New(domainerr.Conflict,
+		"This transaction paid another investor's personal address and is credited to them automatically.")
+	ErrOnChainRequired = fieldError(domainerr.Invalid, "onChainAmount", "Please enter the amount of the asset you sent.")
+	ErrOnChainMismatch = fieldError(domainerr.Invalid, "onChainAmount", "The amount of the asset does not match the USD amount. Please check both.")
 )
 
 func fieldError(kind domainerr.Kind, field, message string) *domainerr.Error {

@@ -28,6 +28,12 @@ func (s *Service) Deposit(ctx context.Context, a Actor, transactionID string) (D
 	return d, nil
 }
 
+// PendingChainDeposits lists the caller's pending deposits the chain watcher decides: the
+// dashboard shows their confirmations.
+func (s *Service) PendingChainDeposits(ctx context.Context, a Actor) ([]Deposit, error) {
+	return wallets.PendingChainOf(ctx, s.pool, a.UserID)
+}
+
 // PendingDepositPage reads a page of the staff's deposit queue, oldest first: limit deposits
 // (nil: keyset.DefaultLimit, at most keyset.MaxLimit) after cursor ("" from the start).
 func (s *Service) PendingDepositPage(ctx context.Context, cursor string, limit *int) (keyset.Page[Deposit], error) {

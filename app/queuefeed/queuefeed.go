@@ -35,7 +35,9 @@ const (
 // queuesOf are the queues an event type changes: it adds an item, or decides one.
 var queuesOf = map[string][]string{
 	account.TypeDepositRequested: {Deposits}, account.TypeDepositConfirmed: {Deposits}, account.TypeDepositRejected: {Deposits},
-	account.TypeWithdrawalRequested: {Withdrawals}, account.TypeWithdrawalApproved: {Withdrawals}, account.TypeWithdrawalRejected: {Withdrawals},
+	// A declared deposit linked to its transfer is now the network's to decide: its row changes.
+	account.TypeDepositLinkedToChain: {Deposits},
+	account.TypeWithdrawalRequested:  {Withdrawals}, account.TypeWithdrawalApproved: {Withdrawals}, account.TypeWithdrawalRejected: {Withdrawals},
 	account.TypeInvestmentRequested: {Investments}, account.TypeInvestmentActivated: {Investments}, account.TypeInvestmentRejected: {Investments},
 	kyc.TypeSubmitted: {IdentityChecks}, kyc.TypeApproved: {IdentityChecks}, kyc.TypeRejected: {IdentityChecks},
 	proposal.TypeOpened: {Approvals}, proposal.TypeApproved: {Approvals}, proposal.TypeRejected: {Approvals},

@@ -159,7 +159,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"securitylog": {Version: 4, SchemaHash: "2c4efe1b3c0a8eba"},
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
-		"wallets":     {Version: 2, SchemaHash: "595033ecaf0bce48"},
+		"wallets":     {Version: 3, SchemaHash: "ed1724064685e56e"},
 		"history":     {Version: 3, SchemaHash: "a58c894086cbcf2e"},
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
 		"withdrawals": {Version: 2, SchemaHash: "48ce538a0d3452a6"},

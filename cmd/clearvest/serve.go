@@ -22,6 +22,7 @@ import (
 
 	"clearvest/api"
 	appaudit "clearvest/app/audit"
+	"clearvest/app/chainwatch"
 	"clearvest/content"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/ratelimit"
@@ -236,6 +237,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		QueueFeed:      queueFeed,
 		Chains:         chains.status(),
 		ChainAddresses: addresses, ChainConfirmations: chainConfirmations(cfg.Chain),
+		ChainProgress: chainwatch.NewProgressReader(pool),
 	})
 	srv := &http.Server{
 		Addr: cfg.Addr, Handler: handler, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

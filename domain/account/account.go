@@ -232,8 +232,11 @@ type Account struct {
 	adjustments map[string]bool
 	referrals   map[string]bool
 	txIDs       map[string]bool
-	exemption   FeeExemptionSet // the latest change of the fee exemption; zero: never set
-	order       []string        // request ids (deposits, investments, withdrawals), oldest first
+	// chainLinks names, by the id the chain watcher derived for a transfer, the declared deposit
+	// that transfer was linked to (DepositLinkedToChain).
+	chainLinks map[string]string
+	exemption  FeeExemptionSet // the latest change of the fee exemption; zero: never set
+	order      []string        // request ids (deposits, investments, withdrawals), oldest first
 
 	// dry, when set, collects what the decision methods raise instead of applying it: Check
 	// asks the same methods what they would have raised, without changing the account.
@@ -251,6 +254,7 @@ func New(userID string) *Account {
 		adjustments: map[string]bool{},
 		referrals:   map[string]bool{},
 		txIDs:       map[string]bool{},
+		chainLinks:  map[string]string{},
 	}
 }
 
@@ -335,6 +339,9 @@ func (a *Account) RecordChainDeposit(r DepositRequest, at time.Time) error {
 	if _, ok := a.deposits[r.DepositID]; ok {
 		return nil
 	}
+	if _, ok := a.chainLinks[r.DepositID]; ok {
+		return nil // the transfer was linked to the deposit the investor declared
+	}
 	return a.requestDeposit(r, SourceChain, at)
 }
 
@@ -354,7 +361,7 @@ func (a *Account) ConfirmChainDeposit(depositID string, received money.Money, ra
 		return ErrInvalidRate
 	}
 	t := rateAt.UTC()
-	a.raise(DepositConfirmed{DepositID: depositID, Received: received, Source: SourceChain, Rate: rate, RateAt: &t,
+	a.raise(DepositConfirmed{DepositID: d.ID, Received: received, Source: SourceChain, Rate: rate, RateAt: &t,
 		Confirmations: confirmations, At: at.UTC()})
 	return nil
 }
@@ -369,20 +376,82 @@ func (a *Account) RejectChainDeposit(depositID, reason string, at time.Time) err
 	if strings.TrimSpace(reason) == "" {
 		return ErrRejectReasonRequired
 	}
-	a.raise(DepositRejected{DepositID: depositID, Notes: reason, Source: SourceChain, At: at.UTC()})
+	a.raise(DepositRejected{DepositID: d.ID, Notes: reason, Source: SourceChain, At: at.UTC()})
 	return nil
 }
 
 func (a *Account) chainDeposit(id string) (*Deposit, error) {
+	if linked, ok := a.chainLinks[id]; ok {
+		id = linked
+	}
 	d, ok := a.deposits[id]
 	if !ok {
 		return nil, ErrDepositNotFound
 	}
-	if d.Source != SourceChain {
+	if d.Source != SourceChain && !a.linked(id) {
 		// A declared deposit is decided by staff, under the four-eyes rules, never here.
 		return nil, ErrDepositNotFound
 	}
 	return d, nil
+}
+
+func (a *Account) linked(depositID string) bool {
+	for _, id := range a.chainLinks {
+		if id == depositID {
+			return true
+		}
+	}
+	return false
+}
+
+// ChainLink is a transfer the chain watcher saw, as LinkDepositToChain records it.
+type ChainLink struct {
+	ChainDepositID string // the id the watcher derived for the transfer's deposit
+	TxHash         string
+	Address        string
+	Asset          string
+	OnChainAmount  string
+}
+
+// ChainLinked returns the deposit the transfer whose derived deposit id is chainDepositID was
+// linked to, if it was.
+func (a *Account) ChainLinked(chainDepositID string) (Deposit, bool) {
+	id, ok := a.chainLinks[chainDepositID]
+	if !ok {
+		return Deposit{}, false
+	}
+	return a.Deposit(id)
+}
+
+// LinkDepositToChain links the investor's declared deposit depositID to the transfer the chain
+// watcher saw with the same hash (docs/chain.md, "Declared and detected deposits"). Pending, it
+// becomes a chain deposit; confirmed by staff, it keeps their decision and the link says the
+// transfer is credited already. A rejected deposit, or one already linked to another transfer,
+// is not linked (ErrDepositDecided): the transfer is a deposit of its own. The same link again
+// raises nothing.
+func (a *Account) LinkDepositToChain(depositID string, l ChainLink, at time.Time) error {
+	if linked, ok := a.chainLinks[l.ChainDepositID]; ok && linked == depositID {
+		return nil
+	}
+	if !validID(l.ChainDepositID) {
+		return ErrInvalidID
+	}
+	if _, taken := a.deposits[l.ChainDepositID]; taken {
+		return ErrDuplicateID
+	}
+	if _, taken := a.chainLinks[l.ChainDepositID]; taken {
+		return ErrDuplicateID
+	}
+	d, ok := a.deposits[depositID]
+	if !ok {
+		return ErrDepositNotFound
+	}
+	if d.Source == SourceChain || a.linked(depositID) || d.Status == StatusRejected {
+		return ErrDepositDecided
+	}
+	a.raise(DepositLinkedToChain{DepositID: depositID, TransactionID: d.TransactionID, ChainDepositID: l.ChainDepositID, TxHash: l.TxHash, Address: l.Address,
+		Asset: l.Asset, OnChainAmount: l.OnChainAmount, At: at.UTC()})
+	return nil
 }
 
 // Countersign is the second person of a four-eyes decision (domain/proposal): the proposal that
@@ -416,7 +485,8 @@ func (c Countersign) check(a *Account, staffID string) error {
 func (a *Account) AllowAnotherDeposit(max int) error {
 	open := 0
 	for _, d := range a.deposits {
-		if d.Status == StatusPending {
+		// A chain deposit waits for the network, not for staff, and the money was sent.
+		if d.Status == StatusPending && d.Source != SourceChain {
 			open++
 		}
 	}
@@ -481,6 +551,12 @@ func (a *Account) pendingDeposit(id, staffID string) (*Deposit, error) {
 	d, ok := a.deposits[id]
 	if !ok {
 		return nil, ErrDepositNotFound
+	}
+	// The watcher credits a chain deposit at its confirmations or withdraws it when its block
+	// leaves the chain; a staff decision beside it would credit the transfer twice or refuse
+	// money that arrived.
+	if d.Source == SourceChain {
+		return nil, ErrChainDeposit
 	}
 	if d.Status != StatusPending {
 		return nil, ErrDepositDecided
@@ -1138,6 +1214,11 @@ func (a *Account) Apply(e aggregate.Event) {
 	case DepositRejected:
 		if d := a.deposits[e.DepositID]; d != nil {
 			d.Status, d.Notes, d.StaffID, d.DecidedAt = StatusRejected, e.Notes, e.StaffID, e.At
+		}
+	case DepositLinkedToChain:
+		a.chainLinks[e.ChainDepositID] = e.DepositID
+		if d := a.deposits[e.DepositID]; d != nil && d.Status == StatusPending {
+			d.Source, d.Asset, d.OnChainAmount, d.Address = SourceChain, e.Asset, e.OnChainAmount, e.Address
 		}
 
 	case InvestmentRequested:

@@ -249,6 +249,102 @@ func TestDeposits(t *testing.T) {
 	})
 }
 
+func TestChainDepositsAreNotDecidedByHand(t *testing.T) {
+	t.Parallel()
+	chainReq := depositRequested()
+	chainReq.Source = account.SourceChain
+	for _, tc := range []struct {
+		name string
+		do   func(a *account.Account) error
+	}{
+		{"confirm", func(a *account.Account) error { return a.ConfirmDeposit("d1", m("500"), "", staffID, t1) }},
+		{"countersigned confirm", func(a *account.Account) error {
+			return a.ConfirmDepositCountersigned("d1", m("500"), "", staffID, account.Countersign{ProposalID: "0191f3c2-7a4e-7b1c-9e2d-000000000009", ApproverID: friend}, t1)
+		}},
+		{"reject", func(a *account.Account) error { return a.RejectDeposit("d1", "nothing arrived", staffID, t1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			accounts.Given(chainReq).When(tc.do).ThenError(t, account.ErrChainDeposit)
+		})
+	}
+	t.Run("the watcher still decides it", func(t *testing.T) {
+		t.Parallel()
+		a := accounts.Given(chainReq).When(func(a *account.Account) error {
+			return a.ConfirmChainDeposit("d1", m("500"), "1", t0, 3, t1)
+		}).Then(t, account.DepositConfirmed{DepositID: "d1", Received: m("500"), Source: account.SourceChain, Rate: "1", RateAt: &t0, Confirmations: 3, At: t1})
+		wantBalances(t, a, "500", "0", "0", "0", "0", "0")
+	})
+	wantMessage(t, account.ErrChainDeposit, domainerr.Conflict,
+		"This deposit is credited by the network once it has its confirmations; it cannot be confirmed or rejected by hand.")
+}
+
+func TestDeclaredDepositLinkedToChain(t *testing.T) {
+	t.Parallel()
+	link := account.ChainLink{ChainDepositID: "c1", TxHash: depHash, Address: "bc1qaddr", Asset: "USDT", OnChainAmount: "499.9"}
+	linked := account.DepositLinkedToChain{DepositID: "d1", TransactionID: "TX-1001", ChainDepositID: "c1", TxHash: depHash, Address: "bc1qaddr", Asset: "USDT",
+		OnChainAmount: "499.9", At: t1}
+	t.Run("a pending deposit becomes a chain deposit", func(t *testing.T) {
+		t.Parallel()
+		a := accounts.Given(depositRequested()).
+			When(func(a *account.Account) error { return a.LinkDepositToChain("d1", link, t1) }).
+			Then(t, linked)
+		d, _ := a.Deposit("d1")
+		if d.Source != account.SourceChain || d.OnChainAmount != "499.9" || d.Status != account.StatusPending {
+			t.Fatalf("linked deposit %+v", d)
+		}
+		if got, ok := a.ChainLinked("c1"); !ok || got.ID != "d1" {
+			t.Fatalf("ChainLinked = %+v, %v", got, ok)
+		}
+	})
+	t.Run("staff no longer decide it; the watcher does, by either id", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(depositRequested(), linked).
+			When(func(a *account.Account) error { return a.ConfirmDeposit("d1", m("500"), "", staffID, t1) }).
+			ThenError(t, account.ErrChainDeposit)
+		a := accounts.Given(depositRequested(), linked).
+			When(func(a *account.Account) error { return a.ConfirmChainDeposit("c1", m("499.90"), "1", t0, 3, t1) }).
+			Then(t, account.DepositConfirmed{DepositID: "d1", Received: m("499.90"), Source: account.SourceChain, Rate: "1", RateAt: &t0, Confirmations: 3, At: t1})
+		wantBalances(t, a, "499.90", "0", "0", "0", "0", "0")
+	})
+	t.Run("a second sighting records nothing", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(depositRequested(), linked).
+			When(func(a *account.Account) error {
+				if err := a.LinkDepositToChain("d1", link, t1); err != nil {
+					return err
+				}
+				r := depositReq()
+				r.DepositID, r.TransactionID = "c1", "DEP-CHAIN"
+				return a.RecordChainDeposit(r, t1)
+			}).Then(t)
+	})
+	t.Run("a confirmed deposit keeps the staff decision and is not credited again", func(t *testing.T) {
+		t.Parallel()
+		a := accounts.Given(depositRequested(), confirmed("500")).
+			When(func(a *account.Account) error { return a.LinkDepositToChain("d1", link, t1) }).
+			Then(t, linked)
+		if err := a.ConfirmChainDeposit("c1", m("499.90"), "1", t0, 3, t1); err != nil {
+			t.Fatal(err)
+		}
+		wantBalances(t, a, "500", "0", "0", "0", "0", "0")
+		if d, _ := a.Deposit("d1"); d.Source != "" || d.StaffID != staffID {
+			t.Fatalf("staff decision changed: %+v", d)
+		}
+	})
+	t.Run("a rejected or already linked deposit is not linked", func(t *testing.T) {
+		t.Parallel()
+		accounts.Given(depositRequested(), account.DepositRejected{DepositID: "d1", Notes: "no", StaffID: staffID, At: t0}).
+			When(func(a *account.Account) error { return a.LinkDepositToChain("d1", link, t1) }).
+			ThenError(t, account.ErrDepositDecided)
+		other := link
+		other.ChainDepositID = "c2"
+		accounts.Given(depositRequested(), linked).
+			When(func(a *account.Account) error { return a.LinkDepositToChain("d1", other, t1) }).
+			ThenError(t, account.ErrDepositDecided)
+	})
+}
+
 func TestStaffChecks(t *testing.T) {
 	t.Parallel()
 	given := history(funded(), depositRequested2(), invRequested("i1", "100"), wdRequested("w1", "50", "1"), wdRequested("w2", "50", "1"), wdApproved("w2", "50", "1"))
@@ -873,6 +969,7 @@ func TestEventNamesAreStable(t *testing.T) {
 		"account.investment_instruction_set", "account.investment_redeemed", "account.investment_reinvested",
 		"account.withdrawal_requested", "account.withdrawal_approved", "account.withdrawal_rejected",
 		"account.fee_waived", "account.referral_bonus_credited", "account.adjustment_posted", "account.fee_exemption_set",
+		"account.deposit_linked_to_chain",
 	}
 	events := account.Events()
 	if len(events) != len(want) {
@@ -926,6 +1023,16 @@ func TestOpenDepositQuota(t *testing.T) {
 		r := account.DepositRejected{DepositID: "d4", StaffID: staffID, At: t0}
 		accounts.Given(append(h, c, r)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
 		accounts.Given(append(h, c)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(5) }).Then(t)
+	})
+	t.Run("deposits the network confirms do not count", func(t *testing.T) {
+		t.Parallel()
+		h := pending(5)
+		c := h[0].(account.DepositRequested)
+		c.Source = account.SourceChain
+		h[0] = c
+		l := account.DepositLinkedToChain{DepositID: "d2", TransactionID: "TX-2", ChainDepositID: "c2", TxHash: depHash, Asset: "USDT", OnChainAmount: "1", At: t0}
+		accounts.Given(append(h, l)...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(4) }).Then(t)
+		accounts.Given(h...).When(func(a *account.Account) error { return a.AllowAnotherDeposit(4) }).ThenError(t, account.ErrTooManyOpenDeposits)
 	})
 	t.Run("a quota of one says a deposit", func(t *testing.T) {
 		t.Parallel()

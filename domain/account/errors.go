@@ -24,8 +24,12 @@ var (
 	ErrOwnAccount     = domainerr.New(domainerr.RuleBroken, "You cannot decide or correct money on your own account")
 	ErrSamePerson     = domainerr.New(domainerr.Forbidden, "A second staff member must approve this decision")
 
-	ErrDepositNotFound      = domainerr.New(domainerr.NotFound, "Deposit not found")
-	ErrDepositDecided       = domainerr.New(domainerr.Conflict, "This deposit was already decided")
+	ErrDepositNotFound = domainerr.New(domainerr.NotFound, "Deposit not found")
+	ErrDepositDecided  = domainerr.New(domainerr.Conflict, "This deposit was already decided")
+	// ErrChainDeposit refuses a staff decision on a deposit the chain watcher decides
+	// (docs/chain.md, "Declared and detected deposits").
+	ErrChainDeposit = domainerr.New(domainerr.Conflict,
+		"This deposit is credited by the network once it has its confirmations; it cannot be confirmed or rejected by hand.")
 	ErrInvalidTransaction   = fieldError(domainerr.Invalid, "transactionId", "Transaction ID is missing!")
 	ErrDuplicateTransaction = fieldError(domainerr.Conflict, "transactionId", "A deposit with this transaction ID already exists")
 	ErrInvalidAsset         = fieldError(domainerr.Invalid, "asset", "Please select an asset")

@@ -17,6 +17,7 @@ const (
 	TypeDepositRequested      = "account.deposit_requested"
 	TypeDepositConfirmed      = "account.deposit_confirmed"
 	TypeDepositRejected       = "account.deposit_rejected"
+	TypeDepositLinkedToChain  = "account.deposit_linked_to_chain"
 	TypeInvestmentRequested   = "account.investment_requested"
 	TypeInvestmentActivated   = "account.investment_activated"
 	TypeInvestmentRejected    = "account.investment_rejected"
@@ -86,6 +87,24 @@ type DepositRejected struct {
 	// chain before it was confirmed); StaffID is then empty.
 	Source string    `json:"source,omitempty"`
 	At     time.Time `json:"at"`
+}
+
+// DepositLinkedToChain records that the chain watcher saw the transfer an investor had declared
+// by hand (same network and transaction hash) arrive at their own address. Still pending, the
+// deposit becomes a chain deposit: the watcher credits it at its confirmations, or rejects it if
+// the transfer leaves the chain, and staff no longer decide it. Already confirmed by staff, it
+// stays as they decided and the transfer is not credited again. Nothing moves.
+type DepositLinkedToChain struct {
+	DepositID     string `json:"depositId"`
+	TransactionID string `json:"transactionId"` // the declared deposit's reference
+	// ChainDepositID is the id the watcher derived for the transfer's deposit; it names this
+	// deposit from now on, so a second sighting records nothing new.
+	ChainDepositID string    `json:"chainDepositId"`
+	TxHash         string    `json:"txHash"`
+	Address        string    `json:"address"`
+	Asset          string    `json:"asset"`
+	OnChainAmount  string    `json:"onChainAmount"` // what arrived, in the asset's own precision
+	At             time.Time `json:"at"`
 }
 
 // Terms are a plan's terms as they were when the investment was requested. The investment keeps
@@ -256,6 +275,7 @@ type FeeExemptionSet struct {
 func (DepositRequested) EventName() string         { return TypeDepositRequested }
 func (DepositConfirmed) EventName() string         { return TypeDepositConfirmed }
 func (DepositRejected) EventName() string          { return TypeDepositRejected }
+func (DepositLinkedToChain) EventName() string     { return TypeDepositLinkedToChain }
 func (InvestmentRequested) EventName() string      { return TypeInvestmentRequested }
 func (InvestmentActivated) EventName() string      { return TypeInvestmentActivated }
 func (InvestmentRejected) EventName() string       { return TypeInvestmentRejected }
@@ -279,6 +299,7 @@ func Events() []aggregate.Event {
 		InvestmentInstructionSet{}, InvestmentRedeemed{}, InvestmentReinvested{},
 		WithdrawalRequested{}, WithdrawalApproved{}, WithdrawalRejected{},
 		FeeWaived{}, ReferralBonusCredited{}, AdjustmentPosted{}, FeeExemptionSet{},
+		DepositLinkedToChain{},
 	}
 }
 

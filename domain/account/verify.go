@@ -170,14 +170,34 @@ func (a *Account) Check(e aggregate.Event) ([]aggregate.Event, error) {
 	var err error
 	switch e := e.(type) {
 	case DepositRequested:
-		err = a.RequestDeposit(DepositRequest{
+		r := DepositRequest{
 			DepositID: e.DepositID, TransactionID: e.TransactionID, Amount: e.Amount, Asset: e.Asset, Network: e.Network,
 			OnChainAmount: e.OnChainAmount, USDRate: e.USDRate, TxHash: e.TxHash, Address: e.Address,
-		}, e.At)
+		}
+		if e.Source == SourceChain {
+			err = a.RecordChainDeposit(r, e.At)
+		} else {
+			err = a.RequestDeposit(r, e.At)
+		}
 	case DepositConfirmed:
-		err = a.ConfirmDepositCountersigned(e.DepositID, e.Received, e.Notes, e.StaffID, Countersign{ProposalID: e.ProposalID, ApproverID: e.ApprovedBy}, e.At)
+		if e.Source == SourceChain {
+			var rateAt time.Time
+			if e.RateAt != nil {
+				rateAt = *e.RateAt
+			}
+			err = a.ConfirmChainDeposit(e.DepositID, e.Received, e.Rate, rateAt, e.Confirmations, e.At)
+		} else {
+			err = a.ConfirmDepositCountersigned(e.DepositID, e.Received, e.Notes, e.StaffID, Countersign{ProposalID: e.ProposalID, ApproverID: e.ApprovedBy}, e.At)
+		}
 	case DepositRejected:
-		err = a.RejectDeposit(e.DepositID, e.Notes, e.StaffID, e.At)
+		if e.Source == SourceChain {
+			err = a.RejectChainDeposit(e.DepositID, e.Notes, e.At)
+		} else {
+			err = a.RejectDeposit(e.DepositID, e.Notes, e.StaffID, e.At)
+		}
+	case DepositLinkedToChain:
+		err = a.LinkDepositToChain(e.DepositID, ChainLink{ChainDepositID: e.ChainDepositID, TxHash: e.TxHash, Address: e.Address,
+			Asset: e.Asset, OnChainAmount: e.OnChainAmount}, e.At)
 	case InvestmentRequested:
 		err = a.RequestInvestment(e.InvestmentID, e.Terms, e.Amount, e.At)
 	case InvestmentActivated:

@@ -32,9 +32,12 @@ type TransferDetected struct {
 }
 
 // TransferCredited records that the transfer reached its confirmations and the investor's
-// deposit was confirmed at Rate (USD per unit, as of RateAt).
+// deposit was confirmed at Rate (USD per unit, as of RateAt). ByHand: staff had already
+// confirmed the deposit the investor declared for the transaction (Received is what they
+// credited; no rate, no confirmations); the watcher credits nothing.
 type TransferCredited struct {
 	DepositID     string    `json:"depositId"`
+	ByHand        bool      `json:"byHand,omitempty"`
 	Confirmations uint64    `json:"confirmations"`
 	Received      string    `json:"received"` // USD credited
 	Rate          string    `json:"rate"`

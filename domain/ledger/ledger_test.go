@@ -44,6 +44,7 @@ func TestPostingsPerEvent(t *testing.T) {
 		{account.ReferralBonusCredited{ReferredUserID: "x", Amount: m("5")}, []line{{ledger.ReferralExpense, "-5"}, {avail, "5"}}},
 		{account.AdjustmentPosted{AdjustmentID: "a", Amount: m("-3")}, []line{{ledger.Adjustments, "3"}, {avail, "-3"}}},
 		{account.FeeExemptionSet{Exempt: true, Reason: "r"}, nil},
+		{account.DepositLinkedToChain{DepositID: "d1", ChainDepositID: "c1"}, nil},
 	}
 	covered := map[string]bool{}
 	for _, tc := range tests {

@@ -35,7 +35,10 @@ type refModel struct {
 	adjIDs   map[string]bool
 }
 
-type refDeposit struct{ decided bool }
+type refDeposit struct {
+	decided, confirmed, rejected bool
+	chain                        string // the transfer it was linked to: the watcher decides it now
+}
 
 type refInvestment struct {
 	key      string
@@ -99,13 +102,30 @@ func (m *refModel) requestDeposit(id string, amount decimal.Decimal) bool {
 
 func (m *refModel) decideDeposit(id string, confirm bool, received decimal.Decimal, staff string) bool {
 	d := m.deposits[id]
-	if staff == m.user || d == nil || d.decided || (confirm && !positive(received)) {
+	if staff == m.user || d == nil || d.decided || d.chain != "" || (confirm && !positive(received)) {
 		return false
 	}
-	d.decided = true
+	d.decided, d.confirmed, d.rejected = true, confirm, !confirm
 	if confirm {
 		m.available = m.available.Add(received) // what arrived, not what was declared
 	}
+	return true
+}
+
+// linkDeposit links a declared deposit to the transfer chainID the watcher saw: a pending or
+// confirmed one not yet linked; the same link again changes nothing. Nothing moves.
+func (m *refModel) linkDeposit(id, chainID string) bool {
+	d := m.deposits[id]
+	if d == nil {
+		return false
+	}
+	if d.chain == chainID {
+		return true
+	}
+	if d.chain != "" || d.rejected {
+		return false
+	}
+	d.chain = chainID
 	return true
 }
 

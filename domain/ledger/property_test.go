@@ -249,7 +249,7 @@ func (s *sim) known(id string) bool {
 // decision says whether it decides that request; accepted is the model's verdict.
 func (s *sim) command() (name string, decision bool, target string, accepted bool, err error) {
 	a, ref, now := s.acc, s.ref, s.now
-	switch op := s.pick(20); op {
+	switch op := s.pick(21); op {
 	case 0, 1:
 		id := s.id("d", s.deposits)
 		amt := s.amount(s.cents(10_000))
@@ -321,6 +321,11 @@ func (s *sim) command() (name string, decision bool, target string, accepted boo
 			return "redeem early", false, id, ref.redeemEarly(id, now), a.RedeemEarly(id, now)
 		}
 		return s.mature()
+	case 20:
+		id := s.target(s.deposits)
+		chainID := "c" + id
+		return "link deposit", false, id, ref.linkDeposit(id, chainID),
+			a.LinkDepositToChain(id, account.ChainLink{ChainDepositID: chainID, TxHash: fmt.Sprintf("%064x", len(id)), Address: "bc1q", Asset: "USDT", OnChainAmount: "1"}, now)
 	case 15:
 		referred, amt := "r"+strconv.Itoa(s.pick(6)), s.amount(s.cents(500))
 		return "credit referral", false, referred, ref.creditReferral(referred, dec(amt)), a.CreditReferralBonus(referred, amt, now)
@@ -501,7 +506,7 @@ func TestMoneyProperties(t *testing.T) {
 	for _, name := range []string{
 		"request deposit", "confirm deposit", "reject deposit", "request investment", "activate investment",
 		"reject investment", "mature investment", "request withdrawal", "approve withdrawal",
-		"reject withdrawal", "waive fee", "credit referral", "post adjustment", "set instruction", "redeem early",
+		"reject withdrawal", "waive fee", "credit referral", "post adjustment", "set instruction", "redeem early", "link deposit",
 	} {
 		if total[name] < n/100 || total["refused "+name] < n/100 {
 			t.Errorf("%q succeeded %d and was refused %d times in %d sequences: the generator misses it", name, total[name], total["refused "+name], n)

@@ -164,6 +164,14 @@ func describe(e aggregate.Event) (entry, bool) {
 		return entry{typ: TypeTransaction, status: account.StatusRejected, title: "Deposit rejected",
 			at: e.At, subject: e.DepositID, details: d, decides: account.TypeDepositRequested}, true
 
+	case account.DepositLinkedToChain:
+		// The declared deposit's own item stays the one that waits; this one says what the
+		// network showed, and decides nothing.
+		d := map[string]any{"asset": e.Asset, "onChainAmount": e.OnChainAmount, "txHash": e.TxHash}
+		put(d, "address", e.Address)
+		return entry{typ: TypeTransaction, status: StatusCompleted, title: "Deposit seen on the network", at: e.At,
+			reference: e.TransactionID, details: d}, true
+
 	case account.InvestmentRequested:
 		return entry{typ: TypeInvestment, status: account.StatusPending, title: "Investment requested: " + e.Terms.PlanName,
 			amount: e.Amount, at: e.At, subject: e.InvestmentID, reference: reference.For(reference.Investment, e.InvestmentID), details: map[string]any{

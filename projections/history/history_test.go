@@ -40,6 +40,10 @@ func every(t *testing.T, e *apptest.MoneyApp, alice, bob, staff string, at time.
 	e.Do(t, alice, deposit("d1", "DEP-AAAA-0001", "500", at))
 	e.Do(t, alice, func(a *account.Account) error { return a.ConfirmDeposit("d1", m("499.50"), "fee on chain", staff, at) })
 	e.Do(t, bob, deposit("d2", "DEP-BBBB-0002", "75", at))
+	e.Do(t, bob, func(a *account.Account) error {
+		return a.LinkDepositToChain("d2", account.ChainLink{ChainDepositID: "c2", TxHash: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33c",
+			Address: address, Asset: "USDT", OnChainAmount: "75"}, at)
+	})
 	e.Do(t, alice, deposit("d3", "DEP-AAAA-0003", "40", at.Add(time.Hour)))
 	e.Do(t, alice, func(a *account.Account) error {
 		return a.RejectDeposit("d3", "nothing arrived", staff, at.Add(time.Hour))

@@ -42,8 +42,9 @@ func New(codec *eventstore.Registry) *Projection {
 func (*Projection) Name() string { return Name }
 
 // Version implements projections.Versioned. 2: the figures moved to the books
-// (projections/ledger), and the balances table went.
-func (*Projection) Version() int { return 2 }
+// (projections/ledger), and the balances table went. 3: a deposit's source (declared, or seen
+// on the chain), which staff and the investor read beside its status.
+func (*Projection) Version() int { return 3 }
 
 // Schema implements projections.Projection.
 func (*Projection) Schema() string {
@@ -63,6 +64,7 @@ CREATE TABLE deposits (
     received        numeric(20,2) NOT NULL,
     notes           text        NOT NULL,
     staff_id        text        NOT NULL,
+    source          text        NOT NULL DEFAULT '',
     requested_at    timestamptz NOT NULL,
     decided_at      timestamptz,
     PRIMARY KEY (user_id, deposit_id)
@@ -99,6 +101,11 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 			reqs.queue(batch)
 			batch.Queue(`UPDATE deposits SET status = 'Rejected', notes = $3, staff_id = $4, decided_at = $5
 				WHERE user_id = $1 AND deposit_id = $2`, userID, e.DepositID, e.Notes, e.StaffID, e.At)
+		case account.DepositLinkedToChain:
+			// As the account applies it: a deposit staff already confirmed keeps what they saw.
+			reqs.queue(batch)
+			batch.Queue(`UPDATE deposits SET source = 'chain', asset = $3, on_chain_amount = $4, address = $5
+				WHERE user_id = $1 AND deposit_id = $2 AND status = 'Pending'`, userID, e.DepositID, e.Asset, e.OnChainAmount, e.Address)
 		}
 	}
 	reqs.queue(batch)
@@ -113,8 +120,8 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 
 // requests collects deposit requests, column by column, for one INSERT.
 type requests struct {
-	depositIDs, userIDs, transactionIDs, amounts, assets, networks, addresses, onChain, rates, txHashes []string
-	at                                                                                                  []time.Time
+	depositIDs, userIDs, transactionIDs, amounts, assets, networks, addresses, onChain, rates, txHashes, sources []string
+	at                                                                                                           []time.Time
 }
 
 func (r *requests) add(userID string, e account.DepositRequested) {
@@ -128,6 +135,7 @@ func (r *requests) add(userID string, e account.DepositRequested) {
 	r.onChain = append(r.onChain, e.OnChainAmount)
 	r.rates = append(r.rates, e.USDRate)
 	r.txHashes = append(r.txHashes, e.TxHash)
+	r.sources = append(r.sources, e.Source)
 	r.at = append(r.at, e.At)
 }
 
@@ -137,13 +145,13 @@ func (r *requests) queue(batch *pgx.Batch) {
 		return
 	}
 	batch.Queue(`INSERT INTO deposits (deposit_id, user_id, transaction_id, amount, asset, network, address,
-		on_chain_amount, usd_rate, tx_hash, status, received, notes, staff_id, requested_at)
-		SELECT d, u, t, a, s, n, ad, oc, ra, h, 'Pending', 0, '', '', at
+		on_chain_amount, usd_rate, tx_hash, status, received, notes, staff_id, source, requested_at)
+		SELECT d, u, t, a, s, n, ad, oc, ra, h, 'Pending', 0, '', '', so, at
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[],
-		  $8::text[], $9::text[], $10::text[], $11::timestamptz[]) AS r(d, u, t, a, s, n, ad, oc, ra, h, at)
+		  $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[]) AS r(d, u, t, a, s, n, ad, oc, ra, h, at, so)
 		ON CONFLICT DO NOTHING`,
 		r.depositIDs, r.userIDs, r.transactionIDs, r.amounts, r.assets, r.networks, r.addresses, r.onChain,
-		r.rates, r.txHashes, r.at)
+		r.rates, r.txHashes, r.at, r.sources)
 	*r = requests{}
 }
 
@@ -178,9 +186,12 @@ type Deposit struct {
 	Status        account.Status
 	Received      money.Money
 	Notes         string
-	RequestedAt   time.Time
-	DecidedAt     *time.Time
-	Name, Email   string
+	// Source is account.SourceChain for a deposit the chain watcher records and decides; empty
+	// for one an investor declared and staff decide.
+	Source      string
+	RequestedAt time.Time
+	DecidedAt   *time.Time
+	Name, Email string
 }
 
 // ErrNotFound is a deposit the read model does not hold.
@@ -188,7 +199,7 @@ var ErrNotFound = account.ErrDepositNotFound
 
 var depositColumns = `d.deposit_id, d.transaction_id, d.user_id, ` + cents("d.amount") + `, d.asset, d.network,
 	d.address, d.on_chain_amount, d.usd_rate, d.tx_hash, d.status, ` + cents("d.received") + `, d.notes,
-	d.requested_at, d.decided_at, coalesce(u.name, ''), coalesce(u.email, '')`
+	d.requested_at, d.decided_at, coalesce(u.name, ''), coalesce(u.email, ''), d.source`
 
 func scanDeposit(rs pgx.CollectableRow) (Deposit, error) { return scanDepositWith(rs) }
 
@@ -197,7 +208,7 @@ func scanDepositWith(rs pgx.CollectableRow, extra ...any) (Deposit, error) {
 	var d Deposit
 	var amount, received string
 	err := rs.Scan(append([]any{&d.ID, &d.TransactionID, &d.UserID, &amount, &d.Asset, &d.Network, &d.Address, &d.OnChainAmount, &d.USDRate,
-		&d.TxHash, &d.Status, &received, &d.Notes, &d.RequestedAt, &d.DecidedAt, &d.Name, &d.Email}, extra...)...)
+		&d.TxHash, &d.Status, &received, &d.Notes, &d.RequestedAt, &d.DecidedAt, &d.Name, &d.Email, &d.Source}, extra...)...)
 	if err != nil {
 		return d, err
 	}
@@ -228,6 +239,21 @@ func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID stri
 		return Deposit{}, fmt.Errorf("wallets: deposit: %w", err)
 	}
 	return d, nil
+}
+
+// PendingChainOf returns a user's pending deposits the chain watcher decides, oldest first.
+func PendingChainOf(ctx context.Context, pool *pgxpool.Pool, userID string) ([]Deposit, error) {
+	rows, err := pool.Query(ctx, `SELECT `+depositColumns+` FROM rm_wallets.deposits d
+		LEFT JOIN rm_users.users u ON u.id = d.user_id
+		WHERE d.user_id = $1 AND d.status = 'Pending' AND d.source = 'chain' ORDER BY d.requested_at, d.transaction_id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("wallets: pending chain deposits: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanDeposit)
+	if err != nil {
+		return nil, fmt.Errorf("wallets: pending chain deposits: %w", err)
+	}
+	return list, nil
 }
 
 // pendingQuery is the deposit queue: deposits waiting for staff.

@@ -2618,6 +2618,12 @@ export type HistoryItem = {
   details: {
     [key: string]: any;
   };
+  /** On the dashboard's pending items, for a deposit the chain watcher is following: the
+    confirmations its transfer has (see Deposit.confirmations).
+     */
+  confirmations?: number;
+  /** With confirmations, the number at which the deposit is credited. */
+  confirmationsNeeded?: number;
 };
 export type Dashboard = {
   balance: BalancePoint[];
@@ -2670,6 +2676,18 @@ export type Deposit = {
   notes: string;
   requestedAt: string;
   decidedAt?: string;
+  /** declared: the investor declared it and staff confirm or reject it. chain: the chain
+    watcher saw the transfer arrive at the investor's own address (or linked the
+    investor's declaration to it) and credits it once it has its confirmations; staff
+    cannot decide it (docs/chain.md).
+     */
+  source: "declared" | "chain";
+  /** A pending chain deposit only: the confirmations its transfer has at the network's tip
+    as the watcher last read it (0 before the watcher reached its block).
+     */
+  confirmations?: number;
+  /** A pending chain deposit only; the confirmations at which it is credited. */
+  confirmationsNeeded?: number;
   user?: DepositUser;
 };
 export type CreateDepositRequest = {

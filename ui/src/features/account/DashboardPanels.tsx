@@ -11,6 +11,7 @@ import { statusTone } from '../../components/MoneyStatus';
 import { useLiveRefresh } from '../../components/useLiveRefresh';
 import { useLocale, useTranslation } from '../../i18n';
 import { chartShape } from './chartShape';
+import { CHAIN_POLL_MS, ChainProgress, followedOnChain } from '../../components/ChainProgress';
 
 const BalanceChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.BalanceChart })));
 const ReturnsChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.ReturnsChart })));
@@ -136,6 +137,9 @@ function PendingList({ items }: { items: HistoryItem[] }) {
           <span className="pending-list__meta">
             {t('pending.requested', { date: formatDateTime(item.date) })} · <Link to={pendingLink(item)}>{item.reference}</Link>
           </span>
+          {followedOnChain(item) ? (
+            <ChainProgress audience="investor" confirmations={item.confirmations} confirmationsNeeded={item.confirmationsNeeded} />
+          ) : null}
         </li>
       ))}
     </ul>
@@ -203,6 +207,11 @@ export function DashboardPanels({ notice }: { notice?: ReactNode }) {
   const { t } = useTranslation('dashboard');
   useLiveRefresh();
   const query = useGetDashboardQuery();
+  // Confirmations arrive with blocks, not with events of the investor's own: while a deposit
+  // is being confirmed by the network the dashboard asks again, and stops once none is. Its
+  // crediting is an event, which the live refresh brings with the new balance.
+  const following = query.data?.pending.some(followedOnChain) ?? false;
+  useGetDashboardQuery(undefined, { skip: !following, pollingInterval: CHAIN_POLL_MS });
   return (
     <>
       <section className="card dashboard__section" aria-labelledby="pending-title" data-testid="pending-panel">
@@ -210,9 +219,12 @@ export function DashboardPanels({ notice }: { notice?: ReactNode }) {
           {t('pending.title')}
         </h2>
         {notice}
-        <QueryState query={query} loading={t('pending.loading')} failed={t('pending.failed')}>
-          {(d) => <PendingList items={d.pending} />}
-        </QueryState>
+        {/* Polite: a confirmation arriving is news, never an interruption. */}
+        <div aria-live="polite">
+          <QueryState query={query} loading={t('pending.loading')} failed={t('pending.failed')}>
+            {(d) => <PendingList items={d.pending} />}
+          </QueryState>
+        </div>
       </section>
       <section className="dashboard__section" aria-labelledby="charts-title">
         <h2 id="charts-title" className="section-title">

@@ -203,6 +203,7 @@ const deposit: Deposit = {
   received: '0.00',
   notes: '',
   requestedAt: '2026-11-23T10:00:00Z',
+  source: 'declared',
 };
 
 describe('decisions that need a second staff member', () => {

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../components/format';
 import { useLabels } from '../../components/labels';
 import { useTranslation } from '../../i18n';
 import { statusBadge, useRouteLabel } from './depositWords';
+import { ChainProgress, followedOnChain } from '../../components/ChainProgress';
 
 // A deposit's facts, for its owner and for staff.
 export function DepositDetails({ deposit }: { deposit: Deposit }) {
@@ -15,8 +16,17 @@ export function DepositDetails({ deposit }: { deposit: Deposit }) {
     [t('details.transactionId'), <strong data-testid="transaction-id">{deposit.transactionId}</strong>],
     [
       t('details.status'),
-      <span className={statusBadge(deposit.status)} data-testid="deposit-status">
-        {labels.deposit(deposit.status)}
+      <span className="deposit-status">
+        <span className={statusBadge(deposit.status)} data-testid="deposit-status">
+          {labels.deposit(deposit.status)}
+        </span>{' '}
+        {followedOnChain(deposit) ? (
+          <ChainProgress
+            audience={deposit.user ? 'staff' : 'investor'}
+            confirmations={deposit.confirmations}
+            confirmationsNeeded={deposit.confirmationsNeeded}
+          />
+        ) : null}
       </span>,
     ],
     [t('details.amount'), <Amount amount={deposit.amount} />],

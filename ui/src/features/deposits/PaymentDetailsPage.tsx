@@ -16,6 +16,18 @@ import { FormError, useFormError } from '../../components/form/FormError';
 import { APPROVALS_PATH, depositNeedsSecond, pendingFor, proposalOf, useApprovalRules } from '../../components/approvalWords';
 import { isStaff, useCurrentUser } from '../auth/session';
 import { DepositDetails } from './DepositDetails';
+import { CHAIN_POLL_MS, followedOnChain } from '../../components/ChainProgress';
+
+// A deposit the chain watcher decides: staff see why there is nothing to decide.
+function ChainNotice({ deposit }: { deposit: Deposit }) {
+  const { t } = useTranslation('chain');
+  return (
+    <div className="panel" role="note" data-testid="deposit-chain-notice">
+      <h2 className="panel__title">{t('staff.title')}</h2>
+      <p>{t('staff.body', { needed: deposit.confirmationsNeeded ?? 0 })}</p>
+    </div>
+  );
+}
 
 // Staff decide a Pending deposit: confirm with the amount that actually arrived, or reject.
 // Another reviewer deciding first is the server's 409, shown as its message. A confirmation
@@ -177,8 +189,13 @@ export function PaymentDetailsPage() {
   const { transactionId = '' } = useParams();
   const { data: user } = useCurrentUser();
   const staff = isStaff(user?.role);
+  // Asked again while the network confirms it, so its confirmations and then its credit show
+  // without a reload; the polling stops once it is decided.
   const deposit = useViewPaymentStatusQuery({ transactionId }, { skip: !transactionId });
+  const following = followedOnChain(deposit.data);
+  useViewPaymentStatusQuery({ transactionId }, { skip: !transactionId || !following, pollingInterval: CHAIN_POLL_MS });
   const { t } = useTranslation('deposits');
+  const chain = useTranslation('chain').t;
   return (
     <section className="page container page--narrow" aria-labelledby="payment-title">
       {staff ? (
@@ -193,8 +210,11 @@ export function PaymentDetailsPage() {
         <QueryState query={deposit} loading={t('payment.loading')} failed={t('payment.failed')}>
           {(data) => (
             <>
-              <DepositDetails deposit={data} />
-              {staff && data.status === 'Pending' ? <Decision deposit={data} /> : null}
+              <div aria-live="polite">
+                <DepositDetails deposit={data} />
+              </div>
+              {!staff && followedOnChain(data) ? <p className="muted">{chain('investor.hint')}</p> : null}
+              {staff && data.status === 'Pending' ? data.source === 'chain' ? <ChainNotice deposit={data} /> : <Decision deposit={data} /> : null}
             </>
           )}
         </QueryState>

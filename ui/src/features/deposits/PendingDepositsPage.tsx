@@ -2,10 +2,11 @@ import { Link } from 'react-router';
 import { useGetPendingDepositsQuery, type DepositQueue, type DepositQueueItem } from '../../api/enhanced';
 import { Amount } from '../../components/Amount';
 import { formatDateTime } from '../../components/format';
-import { moneyQueueWords, pagedQueue, useWaitedFor } from '../../components/PagedQueue';
+import { moneyQueueWords, pagedQueue, useWaitedFor, type QueuePageQuery } from '../../components/PagedQueue';
 import { ProposalsNotice } from '../../components/ProposalsNotice';
 import { useTranslation } from '../../i18n';
 import { useRouteLabel } from './depositWords';
+import { CHAIN_POLL_MS, ChainProgress, followedOnChain } from '../../components/ChainProgress';
 
 function QueueItem({ item }: { item: DepositQueueItem }) {
   const { t } = useTranslation('deposits');
@@ -33,12 +34,23 @@ function QueueItem({ item }: { item: DepositQueueItem }) {
           </time>
         </span>
       </p>
+      {/* Detected transfers wait for the network, not for staff: no decision is asked here. */}
+      {followedOnChain(d) ? <ChainProgress audience="staff" confirmations={d.confirmations} confirmationsNeeded={d.confirmationsNeeded} /> : null}
     </li>
   );
 }
 
+// A page of the queue, asked again while a transfer on it is being confirmed by the network, so
+// its confirmations move without a reload; the queue's own changes come with the staff feed.
+const usePendingDepositsPage: QueuePageQuery<DepositQueue> = (arg, options) => {
+  const page = useGetPendingDepositsQuery(arg, options);
+  const following = page.data?.deposits.some((item) => followedOnChain(item.deposit)) ?? false;
+  useGetPendingDepositsQuery(arg, { skip: !following, pollingInterval: CHAIN_POLL_MS });
+  return page;
+};
+
 const DepositQueuePages = pagedQueue<DepositQueue, DepositQueueItem>({
-  usePage: useGetPendingDepositsQuery,
+  usePage: usePendingDepositsPage,
   items: (page) => page.deposits,
   itemKey: (item) => item.deposit.transactionId,
   renderItem: (item) => <QueueItem item={item} />,

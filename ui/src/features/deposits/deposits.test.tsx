@@ -46,6 +46,7 @@ const pending: Deposit = {
   received: '0.00',
   notes: '',
   requestedAt: '2026-11-23T10:00:00Z',
+  source: 'declared',
 };
 
 describe('waiting time', () => {
