@@ -6,8 +6,14 @@
 # start_anvil runs anvil on a free loopback port and waits until it answers. It sets anvil_url;
 # the stop is added to cleanups.
 start_anvil() {
-	local bin port pid _
-	bin=$(ls scripts/chain/node_modules/@foundry-rs/anvil-*/bin/anvil scripts/chain/node_modules/@foundry-rs/anvil/anvil 2>/dev/null | head -n 1)
+	local bin="" candidate port pid _
+	# The package npm installs for this platform, or where anvil's install script puts it.
+	for candidate in scripts/chain/node_modules/@foundry-rs/anvil-*/bin/anvil scripts/chain/node_modules/@foundry-rs/anvil/anvil; do
+		if [[ -x $candidate ]]; then
+			bin=$candidate
+			break
+		fi
+	done
 	if [[ -z $bin ]]; then
 		echo "no anvil binary; install the chain tools with scripts/chain-deps.sh" >&2
 		return 1
