@@ -13,16 +13,15 @@ import (
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
 	"clearvest/platform/chain/hdaddr"
+	"clearvest/platform/chain/hdaddr/hdaddrtest"
 	"clearvest/projections"
 )
 
-// The BIP 84 and BIP 44 vectors of "abandon … about" (platform/chain/hdaddr): its account keys
-// and the first receive addresses.
+// The first receive addresses of the test seed's account keys (hdaddrtest, "abandon … about"):
+// the BIP 84 vectors and the first Ethereum address wallets show for it.
 const (
-	vectorZpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
 	vectorBTC0 = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
 	vectorBTC1 = "bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g"
-	vectorXpub = "xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt"
 	vectorETH0 = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
 )
 
@@ -45,11 +44,11 @@ func newWatchedMoneyApp(t *testing.T) *app {
 		return nil
 	}, money.Migrations, chainaddr.Migrations))
 	svc := newMoneyService(t, env.Env, env.Commands, nil, env.Clock)
-	btc, err := hdaddr.NewBitcoin(vectorZpub, "mainnet")
+	btc, err := hdaddr.NewBitcoin(hdaddrtest.BitcoinAccount("mainnet"), "mainnet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	eth, err := hdaddr.NewEthereum(vectorXpub)
+	eth, err := hdaddr.NewEthereum(hdaddrtest.EthereumAccount())
 	if err != nil {
 		t.Fatal(err)
 	}

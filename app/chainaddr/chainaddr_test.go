@@ -17,17 +17,16 @@ import (
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
 	"clearvest/platform/chain/hdaddr"
+	"clearvest/platform/chain/hdaddr/hdaddrtest"
 	"clearvest/projections"
 )
 
-// The BIP 84 vectors of "abandon … about": the account key and its first two receive addresses,
-// and the first Ethereum address of the same mnemonic (m/44'/60'/0'/0/0).
+// The BIP 84 vectors of the test seed (hdaddrtest, "abandon … about"): its first two receive
+// addresses, and the first Ethereum address of the same mnemonic (m/44'/60'/0'/0/0).
 const (
-	bip84Zpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
-	btcAddr0  = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
-	btcAddr1  = "bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g"
-	ethXpub   = "xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt"
-	ethAddr0  = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
+	btcAddr0 = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
+	btcAddr1 = "bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g"
+	ethAddr0 = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
 )
 
 type env struct {
@@ -42,11 +41,11 @@ func newEnv(t *testing.T) env {
 		chain.RegisterEvents(codec)
 		return nil
 	}, chainaddr.Migrations))
-	btc, err := hdaddr.NewBitcoin(bip84Zpub, "mainnet")
+	btc, err := hdaddr.NewBitcoin(hdaddrtest.BitcoinAccount("mainnet"), "mainnet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	eth, err := hdaddr.NewEthereum(ethXpub)
+	eth, err := hdaddr.NewEthereum(hdaddrtest.EthereumAccount())
 	if err != nil {
 		t.Fatal(err)
 	}
