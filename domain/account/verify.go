@@ -249,8 +249,9 @@ var (
 )
 
 var (
-	moneyType = reflect.TypeFor[money.Money]()
-	timeType  = reflect.TypeFor[time.Time]()
+	moneyType   = reflect.TypeFor[money.Money]()
+	timeType    = reflect.TypeFor[time.Time]()
+	timePtrType = reflect.TypeFor[*time.Time]()
 )
 
 // differs compares a stored event with the one the rules raise, field by field: amounts by value
@@ -281,6 +282,16 @@ func diffFields(got, want reflect.Value, prefix string, diffs *[]string) {
 		case f.Type == timeType:
 			if gt, wt := g.Interface().(time.Time), w.Interface().(time.Time); !gt.Equal(wt) {
 				diff = fmt.Sprintf("is %s, the rules give %s", gt.UTC().Format(time.RFC3339), wt.UTC().Format(time.RFC3339))
+			}
+		case f.Type == timePtrType:
+			// An optional time (a chain deposit's rate time): both absent, or the same instant.
+			gt, wt := g.Interface().(*time.Time), w.Interface().(*time.Time)
+			switch {
+			case gt == nil && wt == nil:
+			case gt == nil || wt == nil:
+				diff = fmt.Sprintf("is %v, the rules give %v", gt, wt)
+			case !gt.Equal(*wt):
+				diff = fmt.Sprintf("is %s, the rules give %s", gt.UTC().Format(time.RFC3339Nano), wt.UTC().Format(time.RFC3339Nano))
 			}
 		case f.Type.Kind() == reflect.Struct:
 			diffFields(g, w, prefix+jsonName(f)+".", diffs)

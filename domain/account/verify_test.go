@@ -81,6 +81,13 @@ func TestReplayAcceptsWhatTheCommandsRaise(t *testing.T) {
 		func() error { return a.RequestInvestment("i3", basic(), m("100"), t1) },
 		func() error { return a.ActivateInvestment("i3", staffID, t1) },
 		func() error { return a.RedeemEarly("i3", t1.AddDate(0, 0, 1)) },
+		// A deposit the chain watcher saw and credited, at a rate of a moment with nanoseconds.
+		func() error {
+			r := depositReq()
+			r.DepositID, r.TransactionID = "c1", "DEP-CHAIN"
+			return a.RecordChainDeposit(r, t1)
+		},
+		func() error { return a.ConfirmChainDeposit("c1", m("499.90"), "1", t1.Add(123456789), 3, t1) },
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
