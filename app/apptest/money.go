@@ -53,6 +53,17 @@ func (a *MoneyApp) Do(t *testing.T, userID string, decide func(*account.Account)
 	a.Last = max(a.Last, res.Position)
 }
 
+// DoOn runs one command on another stream of the money story (a chain payout's, say) through
+// the same command runner; the events' types must be registered in Codec first.
+func DoOn[A command.Aggregate](t *testing.T, a *MoneyApp, stream string, newAgg func() A, decide func(A) error) {
+	t.Helper()
+	res, err := command.Execute(context.Background(), a.commands, eventstore.StreamID(stream), newAgg, eventstore.Metadata{}, decide)
+	if err != nil {
+		t.Fatalf("command on %s: %v", stream, err)
+	}
+	a.Last = max(a.Last, res.Position)
+}
+
 // Replay loads userID's account from the log into a fresh aggregate.
 func (a *MoneyApp) Replay(t *testing.T, userID string) *account.Account {
 	t.Helper()

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"clearvest/app/apptest"
-	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/chain"
 	"clearvest/domain/money"
@@ -69,18 +68,12 @@ func TestWithdrawalsReadModel(t *testing.T) {
 
 	// The chain watcher saw w1's payout in a block, then with its confirmations.
 	chain.RegisterEvents(e.Codec)
-	payouts := command.NewRunner(e.Store, e.Codec)
 	for _, tip := range []uint64{800, 801} {
-		res, err := command.Execute(ctx, payouts, eventstore.StreamID(chain.PayoutStream("w1")), chain.NewPayoutState, eventstore.Metadata{},
-			func(p *chain.PayoutState) error {
-				p.Observe("w1", "TRC20", "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
-					chain.TxState{Found: true, Height: 800}, tip, 2, at.Add(2*time.Hour))
-				return nil
-			})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Last = max(e.Last, res.Position)
+		apptest.DoOn(t, e, chain.PayoutStream("w1"), chain.NewPayoutState, func(p *chain.PayoutState) error {
+			p.Observe("w1", "TRC20", "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+				chain.TxState{Found: true, Height: 800}, tip, 2, at.Add(2*time.Hour))
+			return nil
+		})
 	}
 
 	r := e.Runner(t, []projections.Projection{users.New(e.Codec), withdrawals.New(e.Codec)}, projections.WithBatchSize(3))
