@@ -160,6 +160,11 @@ func TestChainDepositsShowTheirConfirmations(t *testing.T) {
 			t.Errorf("queue's %s reads %q, want %q", d.Deposit.TransactionID, got, want[d.Deposit.TransactionID])
 		}
 	}
+	// The navigation's count (GET /staff/queue-counts reads it) is what waits for a staff
+	// decision: the declared deposit alone.
+	if n, err := svc.DepositsForStaff(ctx); err != nil || n != 1 {
+		t.Errorf("deposits waiting for staff: %d (%v), want 1: the chain deposits are the watcher's to decide", n, err)
+	}
 	res = investor.do(http.MethodGet, "/api/invest/dashboard", nil)
 	expect(t, res, http.StatusOK)
 	dash := decodeJSON[struct {

@@ -21,10 +21,7 @@ func (s *server) GetQueueCounts(ctx context.Context, _ apigen.GetQueueCountsRequ
 		into  **int
 		count func() (int, error)
 	}{
-		{s.money != nil, &out.Deposits, func() (int, error) {
-			p, err := s.money.PendingDepositPage(ctx, "", &countOne)
-			return p.Total, err
-		}},
+		{s.money != nil, &out.Deposits, func() (int, error) { return s.money.DepositsForStaff(ctx) }},
 		{s.money != nil, &out.Withdrawals, func() (int, error) {
 			p, err := s.money.PendingWithdrawalPage(ctx, "", &countOne)
 			return p.Total, err

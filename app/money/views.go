@@ -42,6 +42,12 @@ func (s *Service) PendingDepositPage(ctx context.Context, cursor string, limit *
 	}, func(d Deposit) keyset.Cursor { return keyset.Cursor{At: d.RequestedAt, ID: d.TransactionID} })
 }
 
+// DepositsForStaff counts the pending deposits waiting for a staff decision (declared ones; the
+// watcher decides chain deposits), for the staff navigation's count.
+func (s *Service) DepositsForStaff(ctx context.Context) (int, error) {
+	return wallets.PendingForStaff(ctx, s.pool)
+}
+
 // FiguresJoin reads a user's dashboard figures in the same query as their users row
 // (accounts.Service.UserWith); its Balances are the figures once that query ran.
 func (s *Service) FiguresJoin() *ledger.Joined { return ledger.JoinFigures("u.id") }

@@ -277,6 +277,16 @@ func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, 
 	return list, total, more, nil
 }
 
+// PendingForStaff counts the pending deposits staff decide: the declared ones. A chain deposit
+// waits in the queue too, with its confirmations, but the watcher decides it.
+func PendingForStaff(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending' AND source <> 'chain'`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("wallets: pending for staff: %w", err)
+	}
+	return n, nil
+}
+
 // DepositedOf returns what each of the users has deposited: the sum received of their confirmed
 // deposits, by user id; a user without one is left out (nothing deposited).
 func DepositedOf(ctx context.Context, pool *pgxpool.Pool, userIDs []string) (map[string]money.Money, error) {
