@@ -172,7 +172,7 @@ func run[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID
 	if claim != nil && meta.IdempotencyKey == "" {
 		meta.IdempotencyKey, meta.RequestHash = claim.Key, claim.Hash
 	}
-	meta = withIDs(meta)
+	meta = withIDs(ctx, meta)
 	unlock, err := r.locks.lock(ctx, stream)
 	if err != nil {
 		return Result{}, err

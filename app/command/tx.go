@@ -136,7 +136,7 @@ func (r *Runner) InTx(ctx context.Context, meta eventstore.Metadata, fn func(ctx
 	if r.db == nil {
 		return Result{}, ErrNoTransactions
 	}
-	meta = withIDs(meta)
+	meta = withIDs(ctx, meta)
 	return r.retrying(ctx, "transaction", func() (Result, error, error) {
 		return r.inTxOnce(ctx, meta, nil, fn)
 	})
@@ -154,7 +154,7 @@ func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 	if err := stream.Validate(); err != nil {
 		return Result{}, err
 	}
-	meta = withIDs(meta)
+	meta = withIDs(ctx, meta)
 	// The stream's turn is taken before any connection, so that waiting for it holds none.
 	unlock, err := r.locks.lock(ctx, stream)
 	if err != nil {
