@@ -2,7 +2,8 @@
 # The whole test suite (`make test`, and CI through .ci/run): static checks, Go tests against a
 # real PostgreSQL, the money property test against deliberately broken rules (scripts/mutants.sh),
 # the generated-code check, the UI's type check, lint and tests, the UI build and
-# its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), then a
+# its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), two
+# servers behind HAProxy with one killed under load (scripts/failover-check), then a
 # browser smoke test against the built binary.
 # Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium when run as root.
 #
@@ -99,6 +100,19 @@ go build -o bin/clearvest ./cmd/clearvest
 
 step "backup and restore"
 scripts/restore-check
+
+step "two servers behind HAProxy, one killed"
+if ! command -v haproxy >/dev/null; then
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq haproxy >/dev/null
+	else
+		echo "HAProxy is needed for the load-balancer test; install it with 'sudo apt-get install haproxy'." >&2
+		exit 1
+	fi
+fi
+scripts/failover-check
 
 step "browser smoke test"
 # The server runs as it would behind a reverse proxy on this host, so a test can sign up investors
