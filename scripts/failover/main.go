@@ -1,5 +1,5 @@
-// Command failover is the client of the load-balancer test (docs/operations.md, "Several
-// processes"): signed-in investors send deposit requests, each with its own Idempotency-Key,
+// Command failover is the client of the load-balancer test (docs/operations.md, "Behind a load
+// balancer"): signed-in investors send deposit requests, each with its own Idempotency-Key,
 // through a load balancer to several serve processes, while one process is killed with SIGKILL.
 // A request that failed on the way (the connection broke, the balancer answered 502/503/504, or
 // the key's first request is still marked running) is sent again with the same key and body
