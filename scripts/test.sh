@@ -5,10 +5,12 @@
 # its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), two
 # servers behind HAProxy with one killed under load (scripts/failover-check), then a
 # browser smoke test against the built binary.
-# Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium when run as root.
+# Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium and prometheus
+# (for promtool) when run as root.
 #
 #   TEST_DATABASE_URL  PostgreSQL server for tests; unset: an embedded cluster in .testdata/pg
 #   CHROMIUM_PATH      browser for the smoke test (default /usr/bin/chromium)
+#   PROMTOOL           checker of the alerting rules (default: promtool on PATH)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -55,6 +57,26 @@ else
 	echo "Install it with 'sudo apt-get install chromium' (Debian/Ubuntu), or set CHROMIUM_PATH." >&2
 	exit 1
 fi
+
+step "alerting rules"
+# docs/observability/alerts.yml must load in Prometheus and its alerts fire as its unit tests say
+# (docs/observability.md); which metrics it names is checked by the Go tests.
+promtool=${PROMTOOL:-$(command -v promtool || true)}
+if [[ -z $promtool ]] && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# Only promtool is wanted: the server the package also installs is not started here.
+	apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+	promtool=$(command -v promtool)
+	echo "installed $("$promtool" --version 2>&1 | head -n 1)"
+fi
+if [[ -z $promtool ]]; then
+	echo "promtool is needed to check docs/observability/alerts.yml and was not found." >&2
+	echo "Install it with 'sudo apt-get install prometheus' (Debian/Ubuntu), or set PROMTOOL." >&2
+	exit 1
+fi
+"$promtool" check rules docs/observability/alerts.yml
+"$promtool" test rules docs/observability/alerts.test.yml
 
 step "ui dependencies"
 scripts/ui-deps.sh

@@ -61,6 +61,11 @@ func relaxGC() {
 	}
 }
 
+// serveMetricsWired, when set, is given serve's metrics registry once everything that exports
+// metrics is wired and before the listeners serve. Tests use it to check that the alerting rules
+// and the dashboard in docs/observability name only metrics serve registers.
+var serveMetricsWired func(*prometheus.Registry)
+
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
@@ -279,6 +284,9 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 		}
 	}()
 
+	if serveMetricsWired != nil {
+		serveMetricsWired(reg)
+	}
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
 	var metricsSrv *http.Server

@@ -52,6 +52,7 @@ type Sender struct {
 	sendTimeout time.Duration
 	kick        chan struct{}
 	metrics     *senderMetrics
+	reg         prometheus.Registerer
 }
 
 // SenderOption configures a Sender.
@@ -78,9 +79,10 @@ func WithMaxAttempts(n int) SenderOption { return func(s *Sender) { s.maxAttempt
 // the claim lease of 10 minutes).
 func WithSendTimeout(d time.Duration) SenderOption { return func(s *Sender) { s.sendTimeout = d } }
 
-// WithMetrics registers the sender's Prometheus collectors.
+// WithMetrics registers the sender's Prometheus collectors and the outbox's backlog
+// (OutboxCollector).
 func WithMetrics(reg prometheus.Registerer) SenderOption {
-	return func(s *Sender) { s.metrics = newSenderMetrics(reg) }
+	return func(s *Sender) { s.metrics = newSenderMetrics(reg); s.reg = reg }
 }
 
 // NewSender returns a sender of the outbox in pool's database through t.
@@ -103,6 +105,9 @@ func NewSender(pool *pgxpool.Pool, t Transport, opts ...SenderOption) *Sender {
 	}
 	if s.metrics == nil {
 		s.metrics = newSenderMetrics(nil)
+	}
+	if s.reg != nil {
+		s.reg.MustRegister(OutboxCollector{Pool: pool})
 	}
 	return s
 }
