@@ -39,6 +39,10 @@ export function TextDecisionDialog(props: TextDecisionDialogProps) {
   const [formError, setFormError] = useFormError();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The dialog is often opened from inside another form (a deposit's confirm form): React
+    // carries a submit event up through the component tree, portal or not, and the enclosing
+    // form must not take this one for its own.
+    event.stopPropagation();
     if (busy) return;
     if (!text.trim()) {
       setError(requiredMessage);

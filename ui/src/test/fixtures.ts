@@ -1,4 +1,4 @@
-import type { Plan } from '../api/enhanced';
+import type { Deposit, Plan } from '../api/enhanced';
 
 // Catalogue entries as GET /api/invest/plans answers them, for the tests that need plans: the
 // demo plans' figures (docs/plans.md), so a test reads like the page a visitor sees.
@@ -25,4 +25,23 @@ export const elitePlan: Plan = {
   apr: '7.91',
   version: 2,
   example: { amount: '1500.00', return: '58.50', payout: '1558.50', maturityDays: 180 },
+};
+
+// A declared USDT deposit on TRON waiting for staff, as GET /api/payments/viewPaymentStatus answers it.
+export const pendingDeposit: Deposit = {
+  transactionId: 'DEP-7K3Q-9XM2',
+  reference: 'DEP-7K3Q-9XM2',
+  amount: '100.00',
+  asset: 'USDT',
+  network: 'TRC20',
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  qrPayload: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  onChainAmount: '100.000000',
+  usdRate: '1',
+  txHash: '0xabc',
+  status: 'Pending',
+  received: '0.00',
+  notes: '',
+  requestedAt: '2026-11-23T10:00:00Z',
+  source: 'declared',
 };

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dashboard, Deposit } from '../../api/enhanced';
 import { chooseLanguage } from '../../i18n';
+import { pendingDeposit } from '../../test/fixtures';
 import { renderApp } from '../../test/renderWithProviders';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
 import { CHAIN_POLL_MS } from '../../components/ChainProgress';
@@ -9,23 +10,7 @@ import { CHAIN_POLL_MS } from '../../components/ChainProgress';
 const investor = makeUser({ _id: 'u1', name: 'Ivy Investor' });
 const staff = makeUser({ _id: 'staff-1', role: 'admin', name: 'Sam Staff' });
 
-const declared: Deposit = {
-  transactionId: 'DEP-7K3Q-9XM2',
-  reference: 'DEP-7K3Q-9XM2',
-  amount: '100.00',
-  asset: 'USDT',
-  network: 'TRC20',
-  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  qrPayload: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  onChainAmount: '100.000000',
-  usdRate: '1',
-  txHash: '0xabc',
-  status: 'Pending',
-  received: '0.00',
-  notes: '',
-  requestedAt: '2026-11-23T10:00:00Z',
-  source: 'declared',
-};
+const declared: Deposit = pendingDeposit;
 
 const onChain = (confirmations: number): Deposit => ({
   ...declared,

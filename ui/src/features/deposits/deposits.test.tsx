@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Deposit } from '../../api/enhanced';
+import { pendingDeposit } from '../../test/fixtures';
 import { renderApp, renderWithProviders } from '../../test/renderWithProviders';
 import { DepositDetails } from './DepositDetails';
 import { json, makeUser, signedIn, stubApi } from '../../test/stubApi';
@@ -31,23 +32,7 @@ const btcMarket = () => ({
   candles: [{ time: '2026-11-27', open: '90000', high: '92000', low: '89000', close: '91890.42' }],
 });
 
-const pending: Deposit = {
-  transactionId: 'DEP-7K3Q-9XM2',
-  reference: 'DEP-7K3Q-9XM2',
-  amount: '100.00',
-  asset: 'USDT',
-  network: 'TRC20',
-  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  qrPayload: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  onChainAmount: '100.000000',
-  usdRate: '1',
-  txHash: '0xabc',
-  status: 'Pending',
-  received: '0.00',
-  notes: '',
-  requestedAt: '2026-11-23T10:00:00Z',
-  source: 'declared',
-};
+const pending: Deposit = pendingDeposit;
 
 describe('waiting time', () => {
   it('reads the server’s seconds, in the reader’s language', async () => {
@@ -390,6 +375,8 @@ describe('staff deposit queue and decision', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));
     await waitFor(() => expect(api.to('PATCH /api/payments/rejectPayment')).toHaveLength(1));
     expect(api.to('PATCH /api/payments/rejectPayment')[0]!.body).toEqual({ transactionId: 'DEP-7K3Q-9XM2', notes: 'Nothing arrived' });
+    // The dialog sits inside the confirm form: its submits never confirm the deposit.
+    expect(api.to('PATCH /api/payments/confirmPayment')).toHaveLength(0);
   });
 
   it('shows the investor why their deposit was rejected', () => {
