@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgtest"
 	"clearvest/projections"
 )
 
@@ -20,7 +21,8 @@ import (
 // The log is one scripts/cmdbench/moneylog wrote into a migrated database named by
 // BENCH_MONEYLOG_URL (docs/benchmarks.md, "Projections: rebuild and live catch-up"); the read
 // models in it are emptied before each run. events/s counts events of the log, each passed by
-// every read model.
+// every read model; the CPU meter splits the time per event into this process's and the
+// database server's.
 func BenchmarkLiveCatchUpAll(b *testing.B) {
 	url := os.Getenv("BENCH_MONEYLOG_URL")
 	if url == "" {
@@ -85,15 +87,18 @@ func BenchmarkLiveCatchUpAll(b *testing.B) {
 	}
 
 	var total int64
+	cpu := pgtest.NewCPUMeter(pool)
 	for b.Loop() {
 		b.StopTimer()
 		reset()
 		runCtx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
+		cpu.Start()
 		b.StartTimer()
 		go func() { done <- runner.Run(runCtx) }()
 		err := runner.WaitFor(ctx, head)
 		b.StopTimer()
+		cpu.Stop()
 		stop()
 		<-done
 		if err != nil {
@@ -103,4 +108,5 @@ func BenchmarkLiveCatchUpAll(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+	cpu.Report(b, float64(total), "us/event")
 }
