@@ -168,8 +168,9 @@ func batchError(p Projection, events []eventstore.Envelope, err error) error {
 // EachOf decodes the events whose type is in types and hands each to fn with the id of its
 // stream, in order; the others pass without being decoded, which keeps a projection that cares
 // about a few kinds of event cheap on a log of many. categories, when given, also limits the
-// streams it looks at. An error from fn stops the loop and is returned as it is.
-func EachOf(events []eventstore.Envelope, codec *eventstore.Registry, types map[string]bool, categories []string,
+// streams it looks at. An error from fn stops the loop and is returned as it is. Events are
+// decoded through Decode, so once per batch for every projection that reads them.
+func EachOf(ctx context.Context, events []eventstore.Envelope, codec *eventstore.Registry, types map[string]bool, categories []string,
 	fn func(env eventstore.Envelope, streamID string, e aggregate.Event) error) error {
 	for _, env := range events {
 		if !types[env.Type] {
@@ -178,7 +179,7 @@ func EachOf(events []eventstore.Envelope, codec *eventstore.Registry, types map[
 		if len(categories) > 0 && !slices.Contains(categories, env.StreamID.Category()) {
 			continue
 		}
-		e, err := codec.Decode(env)
+		e, err := Decode(ctx, codec, env)
 		if err != nil {
 			return err
 		}

@@ -52,6 +52,8 @@ func (r *Runner) stepGroup(ctx context.Context, group []*live, since time.Time) 
 		names[i] = l.p.Name()
 	}
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		// One decode of each event for every projection of the window (Decode).
+		ctx := withDecodeCache(ctx)
 		res, alone = make([]stepResult, len(group)), nil
 		locked, cps, err := lockAndReadCheckpoints(ctx, tx, names)
 		if err != nil {

@@ -99,6 +99,7 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 	// apply applies one batch to the build schema; careful applies it in halves so that an event
 	// refused on its own is found and returned.
 	apply := func(tx pgx.Tx, events []eventstore.Envelope, careful bool) error {
+		ctx := withDecodeCache(ctx) // the halves of a refused batch decode its events once
 		todo := withoutPositions(events, skipped)
 		if len(todo) > 0 {
 			if careful {

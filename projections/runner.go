@@ -400,6 +400,7 @@ func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, car
 	res := stepResult{state: StateRunning}
 	var failed *EventError
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		ctx := withDecodeCache(ctx) // the halves of a refused batch decode its events once
 		if wait {
 			if err := lock(ctx, tx, name); err != nil {
 				return err

@@ -89,7 +89,7 @@ var streams = []string{identity.StreamCategory, account.StreamCategory}
 
 // Apply records each event that is activity, or that says where a user is from.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	return projections.EachOf(events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
+	return projections.EachOf(ctx, events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
 		if err := apply(ctx, tx, id, env.Position, e); err != nil {
 			return fmt.Errorf("activity: %s at position %d: %w", env.Type, env.Position, err)
 		}

@@ -303,7 +303,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if env.StreamID.Category() != account.StreamCategory {
 			continue
 		}
-		e, err := p.codec.Decode(env)
+		e, err := projections.Decode(ctx, p.codec, env)
 		if err != nil {
 			return fmt.Errorf("history: %s at position %d: %w", env.Type, env.Position, err)
 		}

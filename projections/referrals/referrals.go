@@ -75,7 +75,7 @@ var streams = []string{identity.StreamCategory, account.StreamCategory}
 // Apply writes each event's change with one statement; referrals are rare next to the events
 // it passes over, which cost nothing.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	return projections.EachOf(events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
+	return projections.EachOf(ctx, events, p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
 		if err := apply(ctx, tx, id, env.RecordedAt, e); err != nil {
 			return fmt.Errorf("referrals: %s: %w", env.Type, err)
 		}

@@ -135,7 +135,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		if env.StreamID.Category() != identity.StreamCategory || !handled[env.Type] {
 			continue
 		}
-		e, err := p.codec.Decode(env)
+		e, err := projections.Decode(ctx, p.codec, env)
 		if err != nil {
 			return err
 		}

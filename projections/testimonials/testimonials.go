@@ -72,7 +72,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 			_, err = tx.Exec(ctx, `DELETE FROM testimonials WHERE user_id = $1`, id)
 		case cat == testimonial.StreamCategory:
 			var e any
-			if e, err = p.codec.Decode(env); err == nil {
+			if e, err = projections.Decode(ctx, p.codec, env); err == nil {
 				err = apply(ctx, tx, id, e)
 			}
 		}

@@ -81,7 +81,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	for _, env := range events {
 		switch env.StreamID.Category() {
 		case account.StreamCategory:
-			e, err := p.codec.Decode(env)
+			e, err := projections.Decode(ctx, p.codec, env)
 			if err != nil {
 				return err
 			}
@@ -89,7 +89,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 				return err
 			}
 		case chain.PayoutStreamCategory:
-			e, err := p.codec.Decode(env)
+			e, err := projections.Decode(ctx, p.codec, env)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"clearvest/eventstore/postgres"
+	"clearvest/platform/pgtest"
+	"clearvest/projections"
+)
+
+// BenchmarkLiveCatchUpAll starts the live runner (Run) with every read model of the product
+// (allProjections) at the start of a log of money events and times it until WaitFor sees every
+// checkpoint at the head: the shared windows in which several read models apply the same events.
+// The log is one scripts/cmdbench/moneylog wrote into a migrated database named by
+// BENCH_MONEYLOG_URL (docs/benchmarks.md, "Projections: rebuild and live catch-up"); the read
+// models in it are emptied before each run. events/s counts events of the log, each passed by
+// every read model; the CPU meter splits the time per event into this process's and the
+// database server's.
+func BenchmarkLiveCatchUpAll(b *testing.B) {
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	ctx := context.Background()
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = 20
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	quiet := slog.New(slog.DiscardHandler)
+	store := postgres.New(pool, postgres.WithLogger(quiet))
+	b.Cleanup(store.Close)
+	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()),
+		projections.WithLogger(quiet), projections.WithWaitTimeout(10*time.Minute))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := runner.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	head, err := store.Head(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events int64
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events); err != nil {
+		b.Fatal(err)
+	}
+	names := runner.Names()
+	schemas := make([]string, len(names))
+	for i, n := range names {
+		schemas[i] = projections.SchemaName(n)
+	}
+	reset := func() {
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			var tables []string
+			rows, err := tx.Query(ctx, `SELECT format('%I.%I', schemaname, tablename) FROM pg_tables WHERE schemaname = ANY($1)`, schemas)
+			if err != nil {
+				return err
+			}
+			if tables, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+				return err
+			}
+			for _, t := range tables {
+				if _, err := tx.Exec(ctx, `TRUNCATE `+t+` CASCADE`); err != nil {
+					return err
+				}
+			}
+			_, err = tx.Exec(ctx, `UPDATE projection_checkpoints SET position = 0, events_applied = 0, last_event_at = NULL WHERE name = ANY($1)`, names)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	var total int64
+	cpu := pgtest.NewCPUMeter(pool)
+	for b.Loop() {
+		b.StopTimer()
+		reset()
+		runCtx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		cpu.Start()
+		b.StartTimer()
+		go func() { done <- runner.Run(runCtx) }()
+		err := runner.WaitFor(ctx, head)
+		b.StopTimer()
+		cpu.Stop()
+		stop()
+		<-done
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += events
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+	cpu.Report(b, float64(total), "us/event")
+}
