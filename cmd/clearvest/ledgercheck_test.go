@@ -83,7 +83,7 @@ func TestVerifyLedgerClean(t *testing.T) {
 	if err != nil || !strings.HasSuffix(out, "; OK\n") {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
-	if got := lv.users[alice].agg.Balances().Available.String(); got != "423.12" {
+	if got := lv.users[alice].replayed.Available.String(); got != "423.12" {
 		t.Errorf("Alice's replayed available balance = %s, want 423.12", got)
 	}
 
