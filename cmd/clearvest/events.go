@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"runtime/debug"
 	"slices"
 	"time"
 
@@ -133,12 +131,6 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 	verifiers, err := extraVerifiers(ctx, pool)
 	if err != nil {
 		return err
-	}
-	if os.Getenv("GOGC") == "" {
-		// What verify keeps is small and bounded (per account, never per event) while it
-		// allocates a decoded event after another: at the default, collecting the garbage costs a
-		// fifth of its CPU; four times the live heap still leaves tens of MB in all.
-		debug.SetGCPercent(400)
 	}
 	return verifyEvents(ctx, store, codec, stdout, verifyOptions{Now: time.Now(), Verifiers: verifiers})
 }
