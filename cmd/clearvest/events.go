@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"clearvest/domain/aggregate"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
 )
@@ -368,6 +369,11 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 		}
 	}
 	for _, v := range opts.Verifiers {
+		if sv, ok := v.(streamVerifier); ok {
+			if err := verifyStreams(ctx, store, registry, &fails, sv, last); err != nil {
+				return err
+			}
+		}
 		for _, err := range joined(v.Finish()) {
 			fails.add("%s: %v", v.Name(), err)
 		}
@@ -386,6 +392,104 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 		fmt.Fprintf(w, "  ... and %d more\n", more)
 	}
 	return fmt.Errorf("events verify: %d failed checks", fails.total)
+}
+
+// streamPage is one page of a stream read again, decoded; end marks the stream's last page.
+type streamPage struct {
+	stream eventstore.StreamID
+	envs   []eventstore.Envelope
+	events []aggregate.Event
+	end    bool
+}
+
+// verifyStreams reads the streams v names again, oldest version first, and hands their events
+// up to position last (what the read in position order covered) to v. One goroutine reads and
+// decodes the next page while v checks the one before, so at most a few pages are in memory.
+func verifyStreams(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, fails *failureList, v streamVerifier, last int64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan streamPage, 2)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(pages)
+		for _, r := range v.Streams() {
+			if err := readStream(ctx, store, registry, r, last, pages); err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	for p := range pages {
+		for i, e := range p.envs {
+			at := fmt.Sprintf("position %d (%s v%d, %s)", e.Position, e.StreamID, e.Version, e.Type)
+			for _, err := range joined(v.ObserveStream(e, p.events[i])) {
+				fails.add("%s: %s: %v", at, v.Name(), err)
+			}
+		}
+		if p.end {
+			for _, err := range joined(v.EndStream(p.stream)) {
+				fails.add("%s: %v", v.Name(), err)
+			}
+		}
+	}
+	select {
+	case err := <-readErr:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// readStream sends r's stream, by version, to pages, leaving out events after position last and
+// those that failed the first read's type or decoding checks: they were reported there, and the
+// verifier never saw them in Observe.
+func readStream(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, r streamRead, last int64, pages chan<- streamPage) error {
+	from := r.FromVersion
+	// Pages overlap by one version: a version stored twice (reported by the first read) may
+	// straddle a page boundary, and both of its events must still be seen, once.
+	var boundary map[int64]bool // positions already sent at version from
+	for {
+		page, err := store.ReadStream(ctx, r.Stream, from, pageSize)
+		if err != nil {
+			return err
+		}
+		out := streamPage{stream: r.Stream}
+		next := map[int64]bool{}
+		top := from
+		for _, e := range page {
+			if e.Version > top {
+				top, next = e.Version, map[int64]bool{}
+			}
+			next[e.Position] = true // page order is version order: e is at version top
+			if e.Version == from && boundary[e.Position] {
+				continue
+			}
+			if e.Position > last || !registry.Known(e.Type) {
+				continue
+			}
+			ev, err := registry.Decode(e)
+			if err != nil {
+				continue
+			}
+			out.envs = append(out.envs, e)
+			out.events = append(out.events, ev)
+		}
+		out.end = len(page) < pageSize
+		select {
+		case pages <- out:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if out.end {
+			return nil
+		}
+		if top == from && len(next) == len(boundary) {
+			from++ // a whole page of one version, all sent before
+			boundary = nil
+			continue
+		}
+		from, boundary = top, next
+	}
 }
 
 // joined splits an error made with errors.Join into its parts, so that each is listed as a

@@ -33,14 +33,19 @@ import (
 //     confirmed twice or staff deciding on their own account, is refused, naming the stream,
 //     the version and the rule.
 //
-// It keeps one aggregate per user in memory for the length of the run.
+// The read in position order only notes the account streams; the replay reads them one at a
+// time afterwards (streamVerifier), so one user's aggregate is in memory at a time, and what is
+// kept for the whole run is per account (the balances of the trial balance) and per user, never
+// per event. A user's postings touch only their own accounts and the platform's, whose sums do
+// not depend on the order of the streams.
 type ledgerVerifier struct {
 	postings func(userID string, e aggregate.Event) []books.Posting
 
 	balances map[books.Account]money.Money
 	total    money.Money
 	negative map[books.Account]bool
-	users    map[string]*replayedUser
+	users    map[string]*userStream
+	cur      *replayedUser // the stream being replayed
 
 	// The read model, read in one snapshot before the replay; model is nil when there is none.
 	model     map[string]account.Balances
@@ -48,10 +53,18 @@ type ledgerVerifier struct {
 	modelName string
 }
 
-type replayedUser struct {
-	replay   *account.Replay
-	agg      *account.Account // replay's state
+// userStream is what is kept of one user for the whole run.
+type userStream struct {
 	stream   eventstore.StreamID
+	from     int64            // the lowest version the read in position order saw
+	replayed account.Balances // the aggregate's figures once its stream was replayed
+}
+
+// replayedUser is the state of the stream being replayed.
+type replayedUser struct {
+	userID   string
+	replay   *account.Replay
+	agg      *account.Account  // replay's state
 	version  int64             // the highest version seen
 	figures  account.Balances  // summed from the postings
 	asOf     *account.Balances // the aggregate's figures at the read model's checkpoint, once passed
@@ -66,7 +79,7 @@ func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool) (*ledgerVerifier
 		postings: books.Postings,
 		balances: map[books.Account]money.Money{},
 		negative: map[books.Account]bool{},
-		users:    map[string]*replayedUser{},
+		users:    map[string]*userStream{},
 	}
 	if pool == nil {
 		return v, nil
@@ -96,18 +109,52 @@ func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool) (*ledgerVerifier
 
 func (*ledgerVerifier) Name() string { return "ledger" }
 
-// Observe posts one money event and replays it into its user's aggregate.
-func (v *ledgerVerifier) Observe(env eventstore.Envelope, e aggregate.Event) error {
+// Observe notes the user's money stream, to be replayed by ObserveStream.
+func (v *ledgerVerifier) Observe(env eventstore.Envelope, _ aggregate.Event) error {
 	if env.StreamID.Category() != account.StreamCategory {
 		return nil
 	}
 	userID := env.StreamID.ID()
-	u := v.users[userID]
-	if u == nil {
-		r := account.NewReplay(userID)
-		u = &replayedUser{replay: r, agg: r.Account(), stream: env.StreamID}
-		v.users[userID] = u
+	if u := v.users[userID]; u != nil {
+		u.from = min(u.from, env.Version)
+	} else {
+		v.users[userID] = &userStream{stream: env.StreamID, from: env.Version}
 	}
+	return nil
+}
+
+// Streams lists the money streams Observe saw, in the order of their names.
+func (v *ledgerVerifier) Streams() []streamRead {
+	ids := make([]string, 0, len(v.users))
+	for id := range v.users {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	reads := make([]streamRead, len(ids))
+	for i, id := range ids {
+		u := v.users[id]
+		reads[i] = streamRead{Stream: u.stream, FromVersion: u.from}
+	}
+	return reads
+}
+
+// replaying returns the replay of stream, starting it when stream is not the one replayed so far.
+func (v *ledgerVerifier) replaying(stream eventstore.StreamID) *replayedUser {
+	userID := stream.ID()
+	if v.cur == nil || v.cur.userID != userID {
+		r := account.NewReplay(userID)
+		v.cur = &replayedUser{userID: userID, replay: r, agg: r.Account()}
+	}
+	return v.cur
+}
+
+// ObserveStream posts one money event and replays it into its user's aggregate.
+func (v *ledgerVerifier) ObserveStream(env eventstore.Envelope, e aggregate.Event) error {
+	if env.StreamID.Category() != account.StreamCategory {
+		return nil
+	}
+	u := v.replaying(env.StreamID)
+	userID := u.userID
 	if v.model != nil && env.Position > v.modelAt && u.asOf == nil {
 		at := u.agg.Balances()
 		u.asOf = &at
@@ -142,7 +189,44 @@ func (v *ledgerVerifier) Observe(env eventstore.Envelope, e aggregate.Event) err
 	return errors.Join(errs...)
 }
 
-// Finish checks the trial balance of the whole log and compares the read model with the replay.
+// EndStream checks what the stream's last event settles (a reinvestment it still owes) and
+// compares the read model's figures for the user with the replay; then the aggregate is dropped.
+func (v *ledgerVerifier) EndStream(stream eventstore.StreamID) error {
+	if stream.Category() != account.StreamCategory {
+		return nil
+	}
+	u := v.replaying(stream)
+	v.cur = nil
+	var errs []error
+	if err := u.replay.Finish(u.version); err != nil {
+		errs = append(errs, fmt.Errorf("stream %s %w", stream, err))
+	}
+	final := u.agg.Balances()
+	if us := v.users[u.userID]; us != nil {
+		us.replayed = final
+	}
+	if v.model == nil {
+		return errors.Join(errs...)
+	}
+	want := final
+	if u.asOf != nil {
+		want = *u.asOf
+	}
+	got, ok := v.model[u.userID]
+	switch {
+	case !ok && want.Equal(account.Balances{}):
+	case !ok:
+		errs = append(errs, fmt.Errorf("stream %s: %s has no figures for the user; the replay up to position %d says %s",
+			stream, v.modelName, v.modelAt, diffBalances("replay", want, v.modelName, account.Balances{})))
+	case !got.Equal(want):
+		errs = append(errs, fmt.Errorf("stream %s: the figures in %s (as of position %d) differ from a replay of the stream: %s",
+			stream, v.modelName, v.modelAt, diffBalances("expected", want, "found", got)))
+	}
+	return errors.Join(errs...)
+}
+
+// Finish checks the trial balance of the whole log and that the read model holds no figures for
+// a user without a money stream.
 func (v *ledgerVerifier) Finish() error {
 	var errs []error
 	if !v.total.IsZero() {
@@ -156,38 +240,6 @@ func (v *ledgerVerifier) Finish() error {
 			parts = append(parts, fmt.Sprintf("%s %s", a, v.balances[a]))
 		}
 		errs = append(errs, fmt.Errorf("the trial balance of all account events sums to %s, not zero (%s)", v.total, strings.Join(parts, ", ")))
-	}
-	ids := make([]string, 0, len(v.users))
-	for id := range v.users {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		if u := v.users[id]; u != nil {
-			if err := u.replay.Finish(u.version); err != nil {
-				errs = append(errs, fmt.Errorf("stream %s %w", u.stream, err))
-			}
-		}
-	}
-	if v.model == nil {
-		return errors.Join(errs...)
-	}
-	for _, id := range ids {
-		u := v.users[id]
-		want := u.agg.Balances()
-		if u.asOf != nil {
-			want = *u.asOf
-		}
-		got, ok := v.model[id]
-		switch {
-		case !ok && want.Equal(account.Balances{}):
-		case !ok:
-			errs = append(errs, fmt.Errorf("stream %s: %s has no figures for the user; the replay up to position %d says %s",
-				account.Stream(id), v.modelName, v.modelAt, diffBalances("replay", want, v.modelName, account.Balances{})))
-		case !got.Equal(want):
-			errs = append(errs, fmt.Errorf("stream %s: the figures in %s (as of position %d) differ from a replay of the stream: %s",
-				account.Stream(id), v.modelName, v.modelAt, diffBalances("expected", want, "found", got)))
-		}
 	}
 	var strays []string
 	for id := range v.model {

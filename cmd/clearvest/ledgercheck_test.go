@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -83,7 +84,7 @@ func TestVerifyLedgerClean(t *testing.T) {
 	if err != nil || !strings.HasSuffix(out, "; OK\n") {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
-	if got := lv.users[alice].agg.Balances().Available.String(); got != "423.12" {
+	if got := lv.users[alice].replayed.Available.String(); got != "423.12" {
 		t.Errorf("Alice's replayed available balance = %s, want 423.12", got)
 	}
 
@@ -228,5 +229,46 @@ func TestVerifyRefusesHistoriesTheRulesForbid(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// appendAfterRead is a store that appends an event once the read in position order has reached
+// the end of the log, as a live system would while verify runs.
+type appendAfterRead struct {
+	eventstore.Store
+	late     eventstore.StreamAppend
+	appended bool
+	err      error
+}
+
+func (s *appendAfterRead) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Envelope, error) {
+	page, err := s.Store.ReadAll(ctx, after, limit)
+	if err == nil && len(page) < limit && !s.appended {
+		s.appended = true
+		_, s.err = s.Store.Append(ctx, s.late)
+	}
+	return page, err
+}
+
+// TestVerifyLedgerIgnoresEventsAfterTheRead: an event appended after the read in position order
+// has passed is not replayed when its stream is read again. Here it is one the rules forbid (a
+// deposit confirmed that was never requested), so replaying it would fail the run.
+func TestVerifyLedgerIgnoresEventsAfterTheRead(t *testing.T) {
+	t.Parallel()
+	app, alice, _ := seedMoney(t)
+	late := account.DepositConfirmed{DepositID: "ghost", Received: money.MustParse("5"), StaffID: uuid.NewString(), At: time.Now().UTC()}
+	store := &appendAfterRead{Store: app.Store, late: eventstore.StreamAppend{Stream: eventstore.StreamID(account.Stream(alice)),
+		ExpectedVersion: eventstore.AnyVersion, Events: []eventstore.NewEvent{newEvent(t, late.EventName(), late, eventstore.Metadata{})}}}
+	lv := newTestLedgerVerifier(t, app)
+	var out bytes.Buffer
+	err := verifyEvents(testCtx(t), store, newRegistry(), &out, verifyOptions{Now: time.Now(), Verifiers: []logVerifier{lv}})
+	if store.err != nil || !store.appended {
+		t.Fatalf("the late event was not appended: %v", store.err)
+	}
+	if err != nil || !strings.HasSuffix(out.String(), "; OK\n") {
+		t.Fatalf("verify: %v\n%s", err, out.String())
+	}
+	if got := lv.users[alice].replayed.Available.String(); got != "423.12" {
+		t.Errorf("Alice's replayed available balance = %s, want 423.12 (the late deposit left out)", got)
 	}
 }

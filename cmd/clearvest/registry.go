@@ -117,6 +117,25 @@ type logVerifier interface {
 	Finish() error
 }
 
+// streamVerifier is a logVerifier whose checks need a stream's whole state (a replayed
+// aggregate). Holding that state for every stream during the read in position order would take
+// memory that grows with the log, so after that read verify reads each stream Streams names on
+// its own, by version from FromVersion, up to the last position the first read saw, and hands
+// every event that decoded to ObserveStream; EndStream follows a stream's last event. Only one
+// stream's state is held at a time. Observe, in the first read, need only note the streams.
+type streamVerifier interface {
+	logVerifier
+	Streams() []streamRead
+	ObserveStream(env eventstore.Envelope, event aggregate.Event) error
+	EndStream(stream eventstore.StreamID) error
+}
+
+// streamRead names a stream to read again and the lowest version the first read saw in it.
+type streamRead struct {
+	Stream      eventstore.StreamID
+	FromVersion int64
+}
+
 // extraVerifiers returns fresh instances of the ledger checks: verifiers carry state across the
 // replay, so each run needs its own. pool is where they find the read models they compare with
 // the replay.
