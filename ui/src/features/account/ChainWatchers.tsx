@@ -1,4 +1,5 @@
 import { useGetChainStatusQuery, type ChainNetworkStatus } from '../../api/enhanced';
+import { networkName } from '../../components/cryptoWords';
 import { useLocale, useTranslation } from '../../i18n';
 
 // The staff dashboard's word on the deposit watchers (GET /api/staff/chain-status): for each
@@ -8,18 +9,12 @@ import { useLocale, useTranslation } from '../../i18n';
 
 const POLL_MS = 30_000;
 
-const NETWORK_NAMES: Record<ChainNetworkStatus['network'], 'networks.BTC' | 'networks.ERC20' | 'networks.TRC20'> = {
-  BTC: 'networks.BTC',
-  ERC20: 'networks.ERC20',
-  TRC20: 'networks.TRC20',
-};
-
 function Network({ status }: { status: ChainNetworkStatus }) {
   const { t } = useTranslation('dashboard');
   const locale = useLocale();
   const number = new Intl.NumberFormat(locale);
   const time = (iso: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  const name = t(`chains.${NETWORK_NAMES[status.network]}`);
+  const name = networkName(status.network);
   let detail: string;
   switch (status.state) {
     case 'down':
