@@ -8,7 +8,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -96,12 +97,7 @@ func New(d Deps) (*Service, error) {
 
 // Networks are the networks with addresses of one's own, in a stable order.
 func (s *Service) Networks() []payout.Network {
-	out := make([]payout.Network, 0, len(s.derivers))
-	for n := range s.derivers {
-		out = append(out, n)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
+	return slices.Sorted(maps.Keys(s.derivers))
 }
 
 // Watched reports whether the network has addresses of one's own.
