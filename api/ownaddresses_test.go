@@ -12,7 +12,6 @@ import (
 	"clearvest/domain/chain"
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
-	"clearvest/platform/chain/hdaddr"
 	"clearvest/platform/chain/hdaddr/hdaddrtest"
 	"clearvest/projections"
 )
@@ -44,11 +43,7 @@ func newWatchedMoneyApp(t *testing.T) *app {
 		return nil
 	}, money.Migrations, chainaddr.Migrations))
 	svc := newMoneyService(t, env.Env, env.Commands, nil, env.Clock)
-	btc, err := hdaddr.NewBitcoin(hdaddrtest.BitcoinAccount("mainnet"), "mainnet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eth, err := hdaddr.NewEthereum(hdaddrtest.EthereumAccount())
+	btc, eth, err := hdaddrtest.Derivers("mainnet")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,11 +41,7 @@ func newEnv(t *testing.T) env {
 		chain.RegisterEvents(codec)
 		return nil
 	}, chainaddr.Migrations))
-	btc, err := hdaddr.NewBitcoin(hdaddrtest.BitcoinAccount("mainnet"), "mainnet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eth, err := hdaddr.NewEthereum(hdaddrtest.EthereumAccount())
+	btc, eth, err := hdaddrtest.Derivers("mainnet")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	gethcrypto "github.com/ethereum/go-ethereum/crypto"
 
 	"clearvest/platform/chain/bitcoin"
+	"clearvest/platform/chain/hdaddr"
 )
 
 // seedHex is the BIP 39 seed of "abandon abandon abandon abandon abandon abandon abandon abandon
@@ -125,4 +126,18 @@ func EthereumPrivateKey(index uint32) *ecdsa.PrivateKey {
 		panic(err)
 	}
 	return key
+}
+
+// Derivers are the seed's account keys as the deposit-address service takes them: Bitcoin on
+// network and Ethereum.
+func Derivers(network string) (*hdaddr.Bitcoin, *hdaddr.Ethereum, error) {
+	btc, err := hdaddr.NewBitcoin(BitcoinAccount(network), network)
+	if err != nil {
+		return nil, nil, err
+	}
+	eth, err := hdaddr.NewEthereum(EthereumAccount())
+	if err != nil {
+		return nil, nil, err
+	}
+	return btc, eth, nil
 }
