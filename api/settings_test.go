@@ -156,6 +156,11 @@ func TestAFeeChangeIsInForceForTheNextQuoteInEveryProcess(t *testing.T) {
 	_, peer := serveSettings(t, a.env, peerCommands, a.plans, a.clock)
 	investorOnPeer := investor.on(peer)
 
+	// The peer decides a withdrawal on the settings from now on without reading them again.
+	if w := withdraw(t, investorOnPeer, "100", "TRC20", testTRONAddress); w.Fee != "2.00" {
+		t.Fatalf("withdrawal on the peer before the change: %+v", w)
+	}
+
 	body := map[string]string{"amount": "100", "network": "TRC20"}
 	for _, c := range []*client{investor, investorOnPeer} {
 		res := quote(c, body)
@@ -188,10 +193,15 @@ func TestAFeeChangeIsInForceForTheNextQuoteInEveryProcess(t *testing.T) {
 	expectMessage(t, quote(investorOnPeer, map[string]string{"amount": "15", "network": "TRC20"}), http.StatusUnprocessableEntity,
 		"The minimum withdrawal is $20.00")
 
-	// A withdrawal requested now is charged the new fee.
-	if w := withdraw(t, investor, "100", "TRC20", testTRONAddress); w.Fee != "2.50" || w.Receives != "97.50" {
-		t.Fatalf("withdrawal: %+v", w)
+	// A withdrawal requested now is charged the new fee, in either process; one stating the old
+	// fee is refused with the new figures.
+	for i, c := range []*client{investor, investorOnPeer} {
+		if w := withdraw(t, c, "100", "TRC20", testTRONAddress); w.Fee != "2.50" || w.Receives != "97.50" {
+			t.Fatalf("process %d: withdrawal: %+v", i+1, w)
+		}
 	}
+	stale := map[string]string{"amount": "100", "network": "TRC20", "walletAddress": testTRONAddress, "fee": "2.00"}
+	expect(t, investorOnPeer.do(http.MethodPost, "/api/withDraw/create", stale), http.StatusConflict)
 }
 
 func TestSettingsAreCheckedFieldByField(t *testing.T) {
@@ -338,4 +348,42 @@ func TestPlanVersionsAndRetirement(t *testing.T) {
 		t.Fatalf("plans in the console: %+v", s.Plans)
 	}
 	expect(t, admin.do(http.MethodPost, "/api/settings/plans/"+id+"/retire", map[string]any{"reason": "Again"}), http.StatusUnprocessableEntity)
+}
+
+// A deposit request is decided on the settings this process last read, without reading them
+// again, so the process that did not make the change must notice it when the request commits.
+func TestANewDepositAddressIsTheOneTheNextDepositIsToldInEveryProcess(t *testing.T) {
+	t.Parallel()
+	a := newSettingsApp(t)
+	admin, _ := a.member(t, "ada@example.com", "admin")
+	investor, _ := a.member(t, "ivy@example.com", "subscriber")
+	peerCommands := command.NewRunner(a.env.Store, a.env.Codec, command.WithTransactions(a.env.Pool))
+	_, peer := serveSettings(t, a.env, peerCommands, a.plans, a.clock)
+	investorOnPeer := investor.on(peer)
+
+	body := map[string]string{"amount": "25", "asset": "USDT", "network": "TRC20"}
+	address := func(res response) string {
+		t.Helper()
+		expect(t, res, http.StatusOK)
+		return decodeJSON[struct{ Address string }](t, res).Address
+	}
+	// The peer has the settings stream in its cache from now on.
+	if got := address(investorOnPeer.do(http.MethodPost, "/api/payments/create", body)); got != testTRONAddress {
+		t.Fatalf("address before the change = %q, want %q", got, testTRONAddress)
+	}
+	const moved = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+	expect(t, admin.do(http.MethodPut, "/api/settings/depositAddresses", map[string]any{"reason": "New wallet",
+		"depositAddresses": map[string]any{"addresses": []map[string]string{
+			{"asset": "BTC", "network": "BTC", "address": testBTCAddress}, {"asset": "USDT", "network": "TRC20", "address": moved}}}}), http.StatusOK)
+	for i, c := range []*client{investor, investorOnPeer} {
+		if got := address(c.do(http.MethodPost, "/api/payments/create", body)); got != moved {
+			t.Fatalf("process %d: address after the change = %q, want %q", i+1, got, moved)
+		}
+	}
+	// An address taken off the list is refused at once, in both processes.
+	expect(t, admin.do(http.MethodPut, "/api/settings/depositAddresses", map[string]any{"reason": "TRON paused",
+		"depositAddresses": map[string]any{"addresses": []map[string]string{{"asset": "BTC", "network": "BTC", "address": testBTCAddress}}}}), http.StatusOK)
+	for _, c := range []*client{investor, investorOnPeer} {
+		expectMessage(t, c.do(http.MethodPost, "/api/payments/create", body), http.StatusUnprocessableEntity, "Deposits of this asset on this network are not available. Please choose another.")
+	}
 }

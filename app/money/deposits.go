@@ -60,7 +60,7 @@ var errTransactionIDTaken = errors.New("money: transaction id taken")
 // that the investor's user stream has not moved commit in one round trip, shared with the
 // commands submitted at the same time (docs/benchmarks.md, "Money commands over HTTP").
 func (s *Service) CreateDeposit(ctx context.Context, a Actor, in DepositInput) (Created, error) {
-	req, err := s.depositRequest(ctx, in)
+	req, err := s.depositRequest(in)
 	if err != nil {
 		return Created{}, err
 	}
@@ -78,9 +78,9 @@ func (s *Service) CreateDeposit(ctx context.Context, a Actor, in DepositInput) (
 // MinDeposit is the smallest deposit a request may state.
 func (s *Service) MinDeposit() money.Money { return s.cfg.MinDeposit }
 
-// depositRequest checks what the investor stated and completes it with the deposit address;
-// the ids are drawn per attempt.
-func (s *Service) depositRequest(ctx context.Context, in DepositInput) (account.DepositRequest, error) {
+// depositRequest checks what the investor stated; the deposit address is decided with the command
+// (depositAddress), and the ids are drawn per attempt.
+func (s *Service) depositRequest(in DepositInput) (account.DepositRequest, error) {
 	amount, err := money.Parse(strings.TrimSpace(in.Amount))
 	if err != nil {
 		return account.DepositRequest{}, err
@@ -105,13 +105,6 @@ func (s *Service) depositRequest(ctx context.Context, in DepositInput) (account.
 	if err := payout.CheckRoute(as, network); err != nil {
 		return account.DepositRequest{}, account.ErrInvalidNetwork.WithMessage(as.Name() + " cannot be sent on " + network.Name())
 	}
-	address, ok, err := s.address(ctx, as, network)
-	if err != nil {
-		return account.DepositRequest{}, err
-	}
-	if !ok {
-		return account.DepositRequest{}, ErrNoAddress
-	}
 	onChain, rate, err := onChainAndRate(as, amount, in.OnChainAmount)
 	if err != nil {
 		return account.DepositRequest{}, err
@@ -123,7 +116,7 @@ func (s *Service) depositRequest(ctx context.Context, in DepositInput) (account.
 		}
 	}
 	return account.DepositRequest{Amount: amount, Asset: string(as), Network: string(network), OnChainAmount: onChain,
-		USDRate: rate, TxHash: txHash, Address: address}, nil
+		USDRate: rate, TxHash: txHash}, nil
 }
 
 func (s *Service) create(ctx context.Context, a Actor, req account.DepositRequest) (Created, error) {
@@ -133,6 +126,11 @@ func (s *Service) create(ctx context.Context, a Actor, req account.DepositReques
 			if _, err := s.verifiedUser(w, a.UserID, ErrNotVerified); err != nil {
 				return err
 			}
+			address, err := s.depositAddress(w, asset.Asset(req.Asset), payout.Network(req.Network))
+			if err != nil {
+				return err
+			}
+			req.Address = address
 			// The quota is checked on the state this request is decided on: two requests racing
 			// for the last free place are decided one after the other, and the second is refused.
 			if s.cfg.MaxOpenDeposits > 0 {

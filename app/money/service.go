@@ -99,6 +99,9 @@ type Deps struct {
 // four-eyes thresholds and the deposit addresses, changed by admins without a restart.
 type LiveSettings interface {
 	Current(ctx context.Context) (settings.Values, error)
+	// InForce is Current for a command run by command.Submit: no read, and a check that the
+	// settings have not changed by the time the command commits.
+	InForce(w *command.Writes) (settings.Values, error)
 }
 
 // Service runs the money commands. It is safe for concurrent use.
@@ -254,24 +257,34 @@ func (s *Service) Addresses(ctx context.Context) ([]Address, error) {
 	if err != nil {
 		return nil, err
 	}
+	return addressesOf(v), nil
+}
+
+func addressesOf(v settings.Values) []Address {
 	out := make([]Address, 0, len(v.DepositAddresses))
 	for _, d := range v.DepositAddresses {
 		out = append(out, Address{Asset: d.Asset, Network: d.Network, Address: d.Address})
 	}
-	return out, nil
+	return out
 }
 
-func (s *Service) address(ctx context.Context, a asset.Asset, n payout.Network) (string, bool, error) {
-	list, err := s.Addresses(ctx)
-	if err != nil {
-		return "", false, err
+// depositAddress is the address a deposit request decided by a command is told to pay: the one
+// for the asset and network among the settings in force when the command commits.
+func (s *Service) depositAddress(w *command.Writes, a asset.Asset, n payout.Network) (string, error) {
+	list := s.cfg.Addresses
+	if s.settings != nil {
+		v, err := s.settings.InForce(w)
+		if err != nil {
+			return "", err
+		}
+		list = addressesOf(v)
 	}
 	for _, d := range list {
 		if d.Asset == a && d.Network == n {
-			return d.Address, true, nil
+			return d.Address, nil
 		}
 	}
-	return "", false, nil
+	return "", ErrNoAddress
 }
 
 // UseSettings has the service read the fee, the thresholds and the addresses from l, as Deps.Settings
@@ -284,6 +297,19 @@ func (s *Service) feeSchedule(ctx context.Context) (fees.Schedule, error) {
 		return s.cfg.WithdrawalFee, nil
 	}
 	v, err := s.settings.Current(ctx)
+	if err != nil {
+		return fees.Schedule{}, err
+	}
+	return v.WithdrawalFee.Schedule()
+}
+
+// feeScheduleIn is the withdrawal fee schedule in force when a command run by command.Submit
+// commits (LiveSettings.InForce).
+func (s *Service) feeScheduleIn(w *command.Writes) (fees.Schedule, error) {
+	if s.settings == nil {
+		return s.cfg.WithdrawalFee, nil
+	}
+	v, err := s.settings.InForce(w)
 	if err != nil {
 		return fees.Schedule{}, err
 	}

@@ -145,11 +145,8 @@ func (s *Service) publishedQuote(ctx context.Context) (WithdrawalQuote, error) {
 
 // quote is the schedule's quote of an amount written as a decimal string.
 func (s *Service) quote(ctx context.Context, amount string) (fees.Quote, error) {
-	a, err := money.Parse(strings.TrimSpace(amount))
+	a, err := s.amount(amount)
 	if err != nil {
-		return fees.Quote{}, err
-	}
-	if err := s.checkCeiling(a, "amount"); err != nil {
 		return fees.Quote{}, err
 	}
 	f, err := s.feeSchedule(ctx)
@@ -157,6 +154,18 @@ func (s *Service) quote(ctx context.Context, amount string) (fees.Quote, error) 
 		return fees.Quote{}, err
 	}
 	return f.Quote(a)
+}
+
+// amount parses an amount to withdraw written as a decimal string, within the ceiling.
+func (s *Service) amount(amount string) (money.Money, error) {
+	a, err := money.Parse(strings.TrimSpace(amount))
+	if err != nil {
+		return money.Money{}, err
+	}
+	if err := s.checkCeiling(a, "amount"); err != nil {
+		return money.Money{}, err
+	}
+	return a, nil
 }
 
 // exempted is q without a fee when the account is exempt from withdrawal fees.
@@ -190,44 +199,38 @@ func parseNetwork(code string) (payout.Network, error) {
 // e-mail and the check of the investor's user stream (verified e-mail, identity check,
 // cool-down) commit in one round trip.
 func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalInput) (WithdrawalCreated, error) {
-	q, err := s.quote(ctx, in.Amount)
+	amount, err := s.amount(in.Amount)
 	if err != nil {
 		return WithdrawalCreated{}, err
 	}
-	network, err := parseNetwork(in.Network)
-	if err != nil {
-		return WithdrawalCreated{}, err
-	}
-	as := DefaultAsset(network)
-	if strings.TrimSpace(in.Asset) != "" {
-		if as, err = asset.Parse(strings.TrimSpace(in.Asset)); err != nil {
-			return WithdrawalCreated{}, account.ErrInvalidAsset
+	// The rest of the form is checked now, but a failure waits for the amount's check against
+	// the schedule in force, which the command makes: the investor hears of the first problem
+	// in the order of the form.
+	network, as, address, seen, formErr := withdrawalForm(in)
+	// The fee is the schedule's in force when the request commits, or none while the account is
+	// exempt: decided on the account as the request is, so an exemption changed a moment ago
+	// counts, and so does a schedule changed in another process.
+	var f fees.Schedule
+	quoted := func(wr *command.Writes) (q fees.Quote, err error) {
+		if f, err = s.feeScheduleIn(wr); err != nil {
+			return fees.Quote{}, err
 		}
+		if q, err = f.Quote(amount); err != nil {
+			return fees.Quote{}, err
+		}
+		return q, formErr
 	}
-	address, err := payout.NormalizeAddress(string(network), in.WalletAddress)
-	if err != nil {
-		return WithdrawalCreated{}, err
-	}
-	seen, err := seenFee(in.Fee)
-	if err != nil {
-		return WithdrawalCreated{}, err
-	}
-	// The fee is the schedule's, or none while the account is exempt: decided on the account as
-	// the request is, so an exemption changed a moment ago counts.
-	feeFor := func(acc *account.Account) (fees.Quote, error) {
+	feeFor := func(acc *account.Account, q fees.Quote) (fees.Quote, error) {
 		eq := exempted(q, acc.FeeExempt())
 		if !seen.Equal(eq.Fee) {
-			changed, err := s.publishedQuote(ctx)
-			if err != nil {
-				return fees.Quote{}, err
-			}
+			changed := WithdrawalQuote{Minimum: f.Minimum(), Schedule: f.FeeString()}
 			amount := eq.Amount
 			changed.Amount, changed.Fee, changed.Receives, changed.Address, changed.FeeExempt = &amount, eq.Fee, eq.Net, address, acc.FeeExempt()
 			return fees.Quote{}, &FeeChangedError{Quote: changed}
 		}
 		return eq, nil
 	}
-	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: q.Amount, Fee: q.Fee,
+	req := account.WithdrawalRequest{WithdrawalID: uuid.NewString(), Amount: amount,
 		Address: address, Network: string(network), Asset: string(as)}
 	var (
 		w account.Withdrawal
@@ -235,6 +238,10 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 	)
 	res, err := command.Submit(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID), metaFor(a),
 		func(acc *account.Account, wr *command.Writes) error {
+			q, err := quoted(wr)
+			if err != nil {
+				return err
+			}
 			if u, err = s.verifiedUser(wr, a.UserID, ErrNotVerifiedWithdrawal); err != nil {
 				return err
 			}
@@ -249,7 +256,7 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 			if err := u.MayWithdraw(now); err != nil {
 				return err
 			}
-			eq, err := feeFor(acc)
+			eq, err := feeFor(acc, q)
 			if err != nil {
 				return err
 			}
@@ -281,6 +288,26 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 	}
 	s.kick()
 	return WithdrawalCreated{Withdrawal: withdrawalFromAggregate(a.UserID, u.Profile().Name, u.Email(), w), Position: res.Position}, nil
+}
+
+// withdrawalForm checks a withdrawal request's network, asset, address and the fee the investor
+// saw.
+func withdrawalForm(in WithdrawalInput) (network payout.Network, as asset.Asset, address string, seen money.Money, err error) {
+	if network, err = parseNetwork(in.Network); err != nil {
+		return
+	}
+	as = DefaultAsset(network)
+	if strings.TrimSpace(in.Asset) != "" {
+		if as, err = asset.Parse(strings.TrimSpace(in.Asset)); err != nil {
+			err = account.ErrInvalidAsset
+			return
+		}
+	}
+	if address, err = payout.NormalizeAddress(string(network), in.WalletAddress); err != nil {
+		return
+	}
+	seen, err = seenFee(in.Fee)
+	return
 }
 
 // PayoutInput is what staff record when they approve a withdrawal.
