@@ -47,8 +47,8 @@ type batcher struct {
 type queued struct {
 	append eventstore.StreamAppend
 	with   *postgres.With // nil: an append alone
-	// streams are the streams the command appends to or checks, which no other command of its
-	// batch may touch.
+	// streams are the stream the command appends to, first, and those it checks: no other
+	// command of its batch may append to any of them (take).
 	streams []eventstore.StreamID
 	done    chan struct{} // closed once the append's outcome is known
 	turn    chan struct{} // closed to make this command lead the next batch
@@ -155,18 +155,23 @@ func (b *batcher) await(ctx context.Context, q *queued) (lead bool) {
 // take removes the next batch from the queue: queued appends in order, one per stream (two
 // appends to one stream cannot share an append; the later one waits for the next batch).
 // Commands take turns on a stream, so that happens only when a caller appends on its own. A
-// stream a command checks counts as one of its streams too: an append to it earlier in the same
-// transaction would fail the check.
+// stream a command checks cannot be appended to in the same batch either: the checks run after
+// the appends, and would fail on the batch's own event. Commands that only check the same
+// stream (every money command consults the settings) share a batch freely.
 func (b *batcher) take() []*queued {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var batch []*queued
-	streams := map[eventstore.StreamID]bool{}
+	appended, checked := map[eventstore.StreamID]bool{}, map[eventstore.StreamID]bool{}
 	rest := b.queue[:0]
 	for _, q := range b.queue {
-		if len(batch) < b.max && !slices.ContainsFunc(q.streams, func(s eventstore.StreamID) bool { return streams[s] }) {
-			for _, s := range q.streams {
-				streams[s] = true
+		own, checks := q.streams[0], q.streams[1:]
+		fits := len(batch) < b.max && !appended[own] && !checked[own] &&
+			!slices.ContainsFunc(checks, func(s eventstore.StreamID) bool { return appended[s] })
+		if fits {
+			appended[own] = true
+			for _, s := range checks {
+				checked[s] = true
 			}
 			q.taken = true
 			batch = append(batch, q)
@@ -199,7 +204,7 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		}
 		var ce *eventstore.ConcurrencyError
 		if errors.As(err, &ce) {
-			if i := slices.IndexFunc(batch, func(q *queued) bool { return slices.Contains(q.streams, ce.Stream) }); i >= 0 {
+			if i := slices.IndexFunc(batch, func(q *queued) bool { return q.expects(ce.Stream, ce.Expected) }); i >= 0 {
 				b.finish(batch[i], nil, err)
 				batch = slices.Delete(batch, i, i+1)
 				continue
@@ -256,7 +261,24 @@ func statementOwner(batch []*queued, index int) (owner, local int) {
 	return -1, 0
 }
 
-// streamsOf lists the stream a command appends to and those it checks.
+// expects reports whether the command expects stream at version, by its append or a check: a
+// conflict on it is the command's. Several commands of a batch may check one stream; the one
+// whose expectation failed is the one that gets the conflict.
+func (q *queued) expects(stream eventstore.StreamID, version int64) bool {
+	if q.append.Stream == stream && q.append.ExpectedVersion == version {
+		return true
+	}
+	if q.with != nil {
+		for _, c := range q.with.Checks {
+			if c.Stream == stream && c.Version == version {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// streamsOf lists the stream a command appends to, first, and those it checks.
 func streamsOf(a eventstore.StreamAppend, w *postgres.With) []eventstore.StreamID {
 	out := []eventstore.StreamID{a.Stream}
 	if w != nil {

@@ -12,6 +12,7 @@ import (
 
 	"clearvest/eventstore"
 	"clearvest/eventstore/memstore"
+	"clearvest/eventstore/postgres"
 )
 
 // gatedStore holds its first append until the test opens the gate, so that the appends arriving
@@ -218,5 +219,38 @@ func TestALeaderIsNotHandedASecondLead(t *testing.T) {
 	defer b.mu.Unlock()
 	if b.leaders != 0 {
 		t.Errorf("%d appenders' places held with nothing to append, want 0", b.leaders)
+	}
+}
+
+// Commands that consult one stream (every money command checks the settings) share a batch; a
+// command that appends to a stream another checks waits for the next one, whichever came first.
+func TestCommandsCheckingOneStreamShareABatch(t *testing.T) {
+	b := newBatcher(memstore.New(), 64, 2)
+	queue := func(own string, checks ...string) *queued {
+		w := &postgres.With{}
+		for _, c := range checks {
+			w.Checks = append(w.Checks, postgres.Check{Stream: eventstore.StreamID(c)})
+		}
+		a := eventstore.StreamAppend{Stream: eventstore.StreamID(own)}
+		q := &queued{append: a, with: w, streams: streamsOf(a, w)}
+		b.queue = append(b.queue, q)
+		return q
+	}
+	ann := queue("account-ann", "settings-global", "user-ann")
+	bob := queue("account-bob", "settings-global", "user-bob")
+	admin := queue("settings-global")
+	cy := queue("account-cy", "user-ann")
+	ann2 := queue("account-ann", "settings-global")
+
+	// ann, bob and cy only check the streams they share; the settings change waits for them.
+	if first := b.take(); len(first) != 3 || first[0] != ann || first[1] != bob || first[2] != cy {
+		t.Fatalf("first batch: %d commands, want ann, bob and cy", len(first))
+	}
+	// ann's second command checks the settings the change appends to, and waits for it.
+	if second := b.take(); len(second) != 1 || second[0] != admin {
+		t.Fatalf("second batch: %d commands, want the settings change alone", len(second))
+	}
+	if third := b.take(); len(third) != 1 || third[0] != ann2 {
+		t.Fatalf("third batch: %d commands, want ann's second command", len(third))
 	}
 }
