@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
 
 	"clearvest/api/middleware"
@@ -12,7 +13,8 @@ import (
 
 // TestARequestsEventsCarryItsID: the events a request's command appends carry the request's id
 // as their correlation id, so a log line leads to the events and back; a request without an id
-// gets one of the server's, in the answer and on its events alike.
+// gets one of the server's, in the answer and on its events alike. The e-mail a request queues
+// keeps the id too, for the sender's log lines.
 func TestARequestsEventsCarryItsID(t *testing.T) {
 	t.Parallel()
 	a := newMoneyApp(t)
@@ -40,5 +42,28 @@ func TestARequestsEventsCarryItsID(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "trace-deposit-1" || got[1] != second {
 		t.Fatalf("correlation ids of the two deposits %q, want [trace-deposit-1 %s]", got, second)
+	}
+
+	staff, _ := a.member(t, "sam@example.com", "author")
+	staff.header.Set(middleware.HeaderRequestID, "trace-confirm-1")
+	d := createUSDT(t, investor, "40", "")
+	expect(t, confirm(staff, d.TransactionID, "40", ""), http.StatusOK)
+	var mailed []string
+	rows, err := a.Pool.Query(context.Background(), `SELECT coalesce(correlation_id, '') FROM mail_outbox WHERE to_address = $1`, "ivy@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		mailed = append(mailed, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(mailed, "trace-confirm-1") {
+		t.Fatalf("correlation ids of ivy's e-mails %q, want the confirmation's among them", mailed)
 	}
 }

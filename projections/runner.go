@@ -488,7 +488,7 @@ func (r *Runner) stepOnce(ctx context.Context, p Projection, size int, wait, car
 	if failed != nil {
 		r.logger.Error("projection parked at a failed event; other projections go on", "projection", name,
 			"position", failed.Event.Position, "event_id", failed.Event.ID, "type", failed.Event.Type,
-			"stream", failed.Event.StreamID, "attempts", res.failure.Attempts, "err", failureText(failed.Err))
+			"stream", failed.Event.StreamID, "correlation_id", failed.Event.Metadata.CorrelationID, "attempts", res.failure.Attempts, "err", failureText(failed.Err))
 	}
 	return res, nil
 }

@@ -7,7 +7,7 @@ import (
 	"net/http"
 
 	"clearvest/api/internal/reqctx"
-	"clearvest/app/command"
+	"clearvest/platform/correlation"
 )
 
 // HeaderRequestID carries the request ID in both directions.
@@ -34,7 +34,7 @@ func RequestID(logger *slog.Logger) func(http.Handler) http.Handler {
 			w.Header().Set(HeaderRequestID, id)
 			ctx := reqctx.WithRequestID(r.Context(), id, logger.With("request_id", id))
 			// The events a request's commands append carry its id as their correlation id.
-			ctx = command.WithCorrelationID(ctx, id)
+			ctx = correlation.With(ctx, id)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

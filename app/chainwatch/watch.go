@@ -10,6 +10,7 @@
 package chainwatch
 
 import (
+	"clearvest/platform/correlation"
 	"context"
 	"embed"
 	"errors"
@@ -513,6 +514,9 @@ func (w *Watcher) process(ctx context.Context, n payout.Network, b chain.Block) 
 
 func (w *Watcher) detect(ctx context.Context, n payout.Network, b chain.Block, t chain.Transfer, userID string) error {
 	key := t.Key(n)
+	// A transfer is one cause from its sighting to its credit: its key is the correlation id of
+	// every event and e-mail it leads to.
+	ctx = correlation.With(ctx, key)
 	st, err := command.Load(ctx, w.d.Commands, transferStream(key), chain.NewTransferState)
 	if err != nil {
 		return err
@@ -679,6 +683,7 @@ func (w *Watcher) credit(ctx context.Context, n payout.Network, tip uint64, cur 
 }
 
 func (w *Watcher) creditOne(ctx context.Context, n payout.Network, x row, confirmations uint64) error {
+	ctx = correlation.With(ctx, x.Key) // as detect
 	st, err := command.Load(ctx, w.d.Commands, transferStream(x.Key), chain.NewTransferState)
 	if err != nil {
 		return err

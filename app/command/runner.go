@@ -11,6 +11,7 @@
 package command
 
 import (
+	"clearvest/platform/correlation"
 	"context"
 	"fmt"
 	"log/slog"
@@ -240,26 +241,11 @@ func (r *Runner) encode(stream eventstore.StreamID, changes []aggregate.Event, m
 	return events, nil
 }
 
-type correlationKey struct{}
-
-// WithCorrelationID makes id the correlation id of the commands run with ctx that name none
-// themselves: the HTTP request's id, so the events of a request can be found from its log lines
-// and the other way round.
-func WithCorrelationID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, correlationKey{}, id)
-}
-
-// CorrelationID is the id WithCorrelationID put in ctx, or "".
-func CorrelationID(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
-}
-
 // withIDs gives a command's metadata a correlation id (the one ctx carries, else a fresh one),
 // and a causation id defaulting to it.
 func withIDs(ctx context.Context, meta eventstore.Metadata) eventstore.Metadata {
 	if meta.CorrelationID == "" {
-		meta.CorrelationID = CorrelationID(ctx)
+		meta.CorrelationID = correlation.ID(ctx)
 	}
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = eventstore.NewEventID().String()

@@ -1,6 +1,7 @@
 package money
 
 import (
+	"clearvest/platform/correlation"
 	"context"
 	"errors"
 	"fmt"
@@ -203,7 +204,7 @@ func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) 
 			}
 			w.Add(claimInvestmentSQL, id, a.UserID, now)
 			inv, _ = acc.Investment(id)
-			sql, args, err := s.investmentMail(u.Profile().Name, u.Email(), u.Language(), inv, mail.TemplateInvestmentRequested)
+			sql, args, err := s.investmentMail(ctx, u.Profile().Name, u.Email(), u.Language(), inv, mail.TemplateInvestmentRequested)
 			if err != nil {
 				return err
 			}
@@ -235,7 +236,7 @@ func claimInvestment(ctx context.Context, tx *command.Tx, id, userID string, at 
 // mailInvestment enqueues one investment message. One message of each kind per investment, so
 // the dedupe key names the cause and a retried command mails once.
 func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
-	sql, args, err := s.investmentMail(name, to, lang, inv, template)
+	sql, args, err := s.investmentMail(ctx, name, to, lang, inv, template)
 	if err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to, 
 
 // investmentMail is the outbox row of one investment message, in the investor's language, for a
 // command that queues it.
-func (s *Service) investmentMail(name, to, lang string, inv account.Investment, template string) (string, []any, error) {
+func (s *Service) investmentMail(ctx context.Context, name, to, lang string, inv account.Investment, template string) (string, []any, error) {
 	t := investments.PlanTerms(inv.Terms)
 	data := mail.InvestmentData{
 		Name: name, Plan: inv.Terms.PlanName, Amount: inv.Amount.Dollars(), TermDays: inv.Terms.TermDays,
@@ -264,7 +265,7 @@ func (s *Service) investmentMail(name, to, lang string, inv account.Investment, 
 		return "", nil, err
 	}
 	dedupe := "investment/" + inv.ID + "/" + template
-	return mail.EnqueueStatement(dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+	return mail.EnqueueStatement(ctx, dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
 }
 
 func percent(s string) string { return s + "%" }
@@ -332,6 +333,8 @@ type Settled struct {
 // queued one is sent, and retried, by the outbox's sender after the commit). A closed account's
 // investments mature too, without e-mail.
 func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
+	// One account's payouts are one item of the job: their events and e-mails share an id.
+	ctx = correlation.Ensure(ctx)
 	if s.settleFault != nil {
 		if err := s.settleFault(userID); err != nil {
 			return Settled{}, err
@@ -447,7 +450,7 @@ func (s *Service) reinvestRule(ctx context.Context, userID string, u *identity.U
 // still commit. Only a failure to release or roll back the savepoint (the connection is gone)
 // is returned.
 func (s *Service) mailBesideMoney(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
-	sql, args, err := s.investmentMail(name, to, lang, inv, template)
+	sql, args, err := s.investmentMail(ctx, name, to, lang, inv, template)
 	if err != nil {
 		s.log.WarnContext(ctx, "money: an investment e-mail could not be rendered; the money moves without it",
 			"investment", inv.ID, "template", template, "err", err)

@@ -305,7 +305,7 @@ func (s *Service) alertParked(ctx context.Context, tx pgx.Tx, userID, cause stri
 	}
 	for _, to := range admins {
 		dedupe := fmt.Sprintf("maturity-parked/%s/%d/%s", userID, parkedAt.UnixMicro(), to)
-		sql, args, err := mail.EnqueueStatement(dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+		sql, args, err := mail.EnqueueStatement(ctx, dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
 		if err != nil {
 			return err
 		}

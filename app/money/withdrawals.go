@@ -267,7 +267,7 @@ func (s *Service) CreateWithdrawal(ctx context.Context, a Actor, in WithdrawalIn
 			wr.Add(`INSERT INTO money_withdrawal_refs (withdrawal_id, user_id, created_at) VALUES ($1, $2, $3)`,
 				req.WithdrawalID, a.UserID, now)
 			w, _ = acc.Withdrawal(req.WithdrawalID)
-			sql, args, err := s.withdrawalMail(u.Email(), u.Language(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
+			sql, args, err := s.withdrawalMail(ctx, u.Email(), u.Language(), w, mail.TemplateWithdrawalRequested, mail.WithdrawalRequestedData{
 				Name: u.Profile().Name, Amount: w.Amount.Dollars(), Fee: w.Fee.Dollars(), Receives: w.Receives().Dollars(),
 				Asset: w.Asset, Network: payout.Network(w.Network).Name(), Address: w.Address, Link: s.withdrawalLink(w.ID),
 			})
@@ -429,7 +429,7 @@ func claimPayoutHash(ctx context.Context, tx *command.Tx, w account.Withdrawal, 
 // mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
 // template is sent once per withdrawal, so a retried command mails once.
 func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to, lang string, w account.Withdrawal, template string, data any) error {
-	sql, args, err := s.withdrawalMail(to, lang, w, template, data)
+	sql, args, err := s.withdrawalMail(ctx, to, lang, w, template, data)
 	if err != nil {
 		return err
 	}
@@ -439,12 +439,12 @@ func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to, lang s
 
 // withdrawalMail is the outbox row of one withdrawal message, for a command that queues it
 // (mailWithdrawal writes it in a transaction).
-func (s *Service) withdrawalMail(to, lang string, w account.Withdrawal, template string, data any) (string, []any, error) {
+func (s *Service) withdrawalMail(ctx context.Context, to, lang string, w account.Withdrawal, template string, data any) (string, []any, error) {
 	subject, text, html, err := s.tmpl.RenderIn(lang, template, data)
 	if err != nil {
 		return "", nil, err
 	}
-	return mail.EnqueueStatement("withdrawal/"+w.ID+"/"+template, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+	return mail.EnqueueStatement(ctx, "withdrawal/"+w.ID+"/"+template, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
 }
 
 func (s *Service) withdrawalLink(id string) string { return s.cfg.PublicURL + withdrawalPage + id }

@@ -1,6 +1,7 @@
 package referrals
 
 import (
+	"clearvest/platform/correlation"
 	"context"
 	"encoding/json"
 	"errors"
@@ -121,6 +122,10 @@ func (r *Reactor) Terms(ctx context.Context) (bonus, minDeposit money.Money, err
 // React implements projections.Reactor: a confirmed deposit may earn the depositor's referrer
 // their bonus.
 func (r *Reactor) React(ctx context.Context, e eventstore.Envelope) error {
+	// The bonus and its e-mail follow from the referred investor's deposit: same correlation.
+	if e.Metadata.CorrelationID != "" {
+		ctx = correlation.With(ctx, e.Metadata.CorrelationID)
+	}
 	if e.Type != account.TypeDepositConfirmed || e.StreamID.Category() != account.StreamCategory {
 		return nil
 	}

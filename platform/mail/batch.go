@@ -26,14 +26,14 @@ func EnqueueBatch(ctx context.Context, tx pgx.Tx, batch string, items []BatchIte
 	}
 	var b pgx.Batch
 	for _, it := range items {
-		sql, args, err := EnqueueStatement(it.DedupeKey, it.Message, false)
+		sql, args, err := EnqueueStatement(ctx, it.DedupeKey, it.Message, false)
 		if err != nil {
 			return 0, err
 		}
 		// The statement's columns, with the batch and the due time added.
 		sql = `INSERT INTO mail_outbox
-		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send, batch, next_attempt_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send, correlation_id, batch, next_attempt_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11)
 		ON CONFLICT (dedupe_key) DO NOTHING`
 		b.Queue(sql, append(args, batch, it.Due)...)
 	}

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"clearvest/platform/correlation"
 	"context"
 	"embed"
 	"encoding/json"
@@ -59,7 +60,7 @@ func escapeLike(s string) string {
 // Call Sender.Kick after the transaction commits for prompt delivery; otherwise the next poll
 // picks the message up.
 func Enqueue(ctx context.Context, tx pgx.Tx, dedupeKey string, msg Message, scrub bool) error {
-	sql, args, err := EnqueueStatement(dedupeKey, msg, scrub)
+	sql, args, err := EnqueueStatement(ctx, dedupeKey, msg, scrub)
 	if err != nil {
 		return err
 	}
@@ -70,8 +71,8 @@ func Enqueue(ctx context.Context, tx pgx.Tx, dedupeKey string, msg Message, scru
 }
 
 // EnqueueStatement is Enqueue as a statement and its arguments, for a command that queues its
-// writes to send them in one round trip (command.Submit).
-func EnqueueStatement(dedupeKey string, msg Message, scrub bool) (string, []any, error) {
+// writes to send them in one round trip (command.Submit). The row keeps ctx's correlation id.
+func EnqueueStatement(ctx context.Context, dedupeKey string, msg Message, scrub bool) (string, []any, error) {
 	if strings.TrimSpace(dedupeKey) == "" {
 		return "", nil, errors.New("mail: enqueue: empty dedupe key")
 	}
@@ -98,8 +99,8 @@ func EnqueueStatement(dedupeKey string, msg Message, scrub bool) (string, []any,
 		return "", nil, fmt.Errorf("mail: enqueue: %w", err)
 	}
 	return `INSERT INTO mail_outbox
-		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send, correlation_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''))
 		ON CONFLICT (dedupe_key) DO NOTHING`,
-		[]any{[16]byte(id), dedupeKey, msg.To, msg.Subject, msg.Text, msg.HTML, h, scrub}, nil
+		[]any{[16]byte(id), dedupeKey, msg.To, msg.Subject, msg.Text, msg.HTML, h, scrub, correlation.ID(ctx)}, nil
 }

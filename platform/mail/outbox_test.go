@@ -1,12 +1,15 @@
 package mail
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/clock"
+	"clearvest/platform/correlation"
 	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 )
@@ -510,5 +514,55 @@ func TestTruncateStorableErrors(t *testing.T) {
 	got = truncate(strings.Repeat("x", maxErrorLength-1) + "éé")
 	if !utf8.ValidString(got) {
 		t.Errorf("cut inside a rune: %q", got[len(got)-8:])
+	}
+}
+
+// A message keeps the correlation id of what queued it, and the sender's log lines name it: a
+// request can be followed to its e-mail, through a failed attempt and the send.
+func TestTheSendersLinesNameTheCorrelationIDOfWhatQueuedTheMessage(t *testing.T) {
+	t.Parallel()
+	pool := newOutboxDB(t)
+	ctx := correlation.With(context.Background(), "req-7QK2")
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Enqueue(ctx, tx, "evt-1/deposit_confirmed", outboxMessage(1), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	enqueue(t, pool, "evt-2/welcome", outboxMessage(2), false) // queued by nothing that has an id
+
+	var logs bytes.Buffer
+	clk := clock.NewManual(time.Now())
+	rec := &recorder{fail: errors.New("421 try later")}
+	s := NewSender(pool, rec, WithClock(clk), WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	if _, err := s.SendDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rec.setFail(nil)
+	clk.Advance(time.Hour)
+	if n, err := s.SendDue(context.Background()); err != nil || n != 2 {
+		t.Fatalf("SendDue = %d, %v; want 2 sent", n, err)
+	}
+	lines := map[string][]string{} // message → correlation ids, in order
+	for line := range strings.Lines(logs.String()) {
+		var rec struct {
+			Msg         string `json:"msg"`
+			Correlation string `json:"correlation_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		lines[rec.Msg] = append(lines[rec.Msg], rec.Correlation)
+	}
+	for _, msg := range []string{"mail: send failed; will retry", "mail: sent"} {
+		got := lines[msg]
+		slices.Sort(got)
+		if !slices.Equal(got, []string{"", "req-7QK2"}) {
+			t.Errorf("%q lines name %q, want the deposit's id and none", msg, got)
+		}
 	}
 }

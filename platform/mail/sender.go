@@ -168,6 +168,8 @@ type claimed struct {
 	claim    uuid.UUID
 	msg      Message
 	attempts int
+	// correlationID is what queued the message (EnqueueStatement), for the log lines.
+	correlationID string
 }
 
 // claim leases up to a batch of due rows in one short statement. The row locks last only for
@@ -188,7 +190,7 @@ func (s *Sender) claim(ctx context.Context, cutoff time.Time) ([]claimed, error)
 		UPDATE mail_outbox o
 		SET attempts = o.attempts + 1, next_attempt_at = $3, claim = $4
 		FROM due WHERE o.id = due.id
-		RETURNING o.id, o.to_address, o.subject, o.text_body, o.html_body, o.headers, o.attempts`,
+		RETURNING o.id, o.to_address, o.subject, o.text_body, o.html_body, o.headers, o.attempts, coalesce(o.correlation_id, '')`,
 		cutoff, s.batchSize, s.clock.Now().Add(claimLease), token)
 	if err != nil {
 		return nil, fmt.Errorf("mail: claim outbox rows: %w", err)
@@ -198,7 +200,7 @@ func (s *Sender) claim(ctx context.Context, cutoff time.Time) ([]claimed, error)
 	for rows.Next() {
 		c := claimed{claim: token}
 		var headers []byte
-		if err := rows.Scan(&c.id, &c.msg.To, &c.msg.Subject, &c.msg.Text, &c.msg.HTML, &headers, &c.attempts); err != nil {
+		if err := rows.Scan(&c.id, &c.msg.To, &c.msg.Subject, &c.msg.Text, &c.msg.HTML, &headers, &c.attempts, &c.correlationID); err != nil {
 			return nil, fmt.Errorf("mail: claim outbox rows: %w", err)
 		}
 		if err := json.Unmarshal(headers, &c.msg.Headers); err != nil {
@@ -283,25 +285,26 @@ func (s *Sender) record(ctx, runCtx context.Context, c claimed, sendErr error) (
 	}
 	if tag.RowsAffected() == 0 {
 		s.logger.Warn("mail: lost the claim on an outbox row before recording its outcome; it may be sent twice",
-			"id", c.id, "attempts", c.attempts)
+			"id", c.id, "correlation_id", c.correlationID, "attempts", c.attempts)
 		return false, nil
 	}
 
 	switch status {
 	case StatusSent:
 		s.metrics.sent.Inc()
+		s.logger.Info("mail: sent", "id", c.id, "correlation_id", c.correlationID, "attempts", c.attempts)
 		return true, nil
 	case StatusFailed:
 		s.metrics.failed.Inc()
 		if errors.Is(sendErr, ErrPermanent) {
 			// Usually a mistyped address; nothing an operator can fix.
-			s.logger.Warn("mail: message refused permanently; giving up", "id", c.id, "attempts", c.attempts, "err", sendErr)
+			s.logger.Warn("mail: message refused permanently; giving up", "id", c.id, "correlation_id", c.correlationID, "attempts", c.attempts, "err", sendErr)
 		} else {
-			s.logger.Error("mail: giving up on a message after repeated failures", "id", c.id, "attempts", c.attempts, "err", sendErr)
+			s.logger.Error("mail: giving up on a message after repeated failures", "id", c.id, "correlation_id", c.correlationID, "attempts", c.attempts, "err", sendErr)
 		}
 	case StatusPending:
 		s.metrics.retried.Inc()
-		s.logger.Info("mail: send failed; will retry", "id", c.id, "attempts", c.attempts, "err", sendErr)
+		s.logger.Info("mail: send failed; will retry", "id", c.id, "correlation_id", c.correlationID, "attempts", c.attempts, "err", sendErr)
 	}
 	return false, nil
 }
