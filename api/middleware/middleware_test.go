@@ -164,7 +164,7 @@ func (b *blockingWaiter) WaitFor(ctx context.Context, _ int64) error {
 func TestReadYourWritesCapsTheWait(t *testing.T) {
 	t.Parallel()
 	waiter := &blockingWaiter{started: make(chan struct{}), ended: make(chan error, 1)}
-	handler := middleware.RequestID(discard())(middleware.ReadYourWrites(waiter, 1, signedIn)(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	handler := middleware.RequestID(discard())(middleware.ReadYourWrites(waiter, nil, 1, signedIn)(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	})))
 	w := httptest.NewRecorder()
@@ -184,7 +184,7 @@ func TestReadYourWritesStopsWhenTheClientLeaves(t *testing.T) {
 	t.Parallel()
 	waiter := &blockingWaiter{started: make(chan struct{}), ended: make(chan error, 1)}
 	var handlerRan bool
-	handler := middleware.ReadYourWrites(waiter, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	handler := middleware.ReadYourWrites(waiter, nil, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		handlerRan = true
 	}))
 	ctx, cancel := context.WithCancel(t.Context())
@@ -236,7 +236,7 @@ func FuzzPositionHeader(f *testing.F) {
 		var waitedFor int64 = -1
 		waiter := waiterFunc(func(_ context.Context, pos int64) error { waitedFor = pos; return nil })
 		called := false
-		handler := middleware.ReadYourWrites(waiter, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		handler := middleware.ReadYourWrites(waiter, nil, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 			called = true
 		}))
 		req := httptest.NewRequest(http.MethodGet, "/api/x", nil)
