@@ -334,7 +334,13 @@ func New(deps Deps) http.Handler {
 	})
 
 	ui := newSPA(deps.Assets, deps.PublicURL, liveAnswers(handlers), deps.Logger)
-	r.Get("/*", ui.ServeHTTP)
+	if deps.Reads != nil {
+		// The pages served complete (livepages.go) read the plan catalogue: a replica's reads.
+		// Nobody is signed in here, so no position is waited for.
+		r.With(middleware.ReadYourWrites(nil, deps.Reads, maxReadYourWritesWait, func(*http.Request) bool { return false })).Get("/*", ui.ServeHTTP)
+	} else {
+		r.Get("/*", ui.ServeHTTP)
+	}
 	return r
 }
 

@@ -65,7 +65,7 @@ func ReadYourWrites(waiter Waiter, router ReadRouter, maxWait time.Duration, sig
 			values := r.Header.Values(HeaderPosition)
 			safe := r.Method == http.MethodGet || r.Method == http.MethodHead
 			if len(values) == 0 || !safe || !signedIn(r) {
-				if safe {
+				if safe && router != nil {
 					r = r.WithContext(RouteReads(r.Context(), w, router, 0, maxWait))
 				}
 				next.ServeHTTP(w, r)
@@ -90,7 +90,10 @@ func ReadYourWrites(waiter Waiter, router ReadRouter, maxWait time.Duration, sig
 				w.Header().Set(HeaderStale, "true")
 				pos = -1 // no replica is further on than the primary
 			}
-			next.ServeHTTP(w, r.WithContext(RouteReads(r.Context(), w, router, pos, maxWait)))
+			if router != nil {
+				r = r.WithContext(RouteReads(r.Context(), w, router, pos, maxWait))
+			}
+			next.ServeHTTP(w, r)
 		})
 	}
 }

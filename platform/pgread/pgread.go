@@ -128,7 +128,7 @@ func WithMetrics(reg prometheus.Registerer) Option {
 		}, []string{"replica"})
 		s.lagSeconds = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "clearvest_read_replica_lag_seconds",
-			Help: "How long ago the primary had WAL the read replica has not replayed yet, at the last check.",
+			Help: "How long ago the primary had WAL the read replica has not replayed yet, at the last check that reached it.",
 		}, []string{"replica"})
 		s.fallbacks = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "clearvest_read_replica_fallbacks_total",
@@ -287,12 +287,12 @@ func (s *Set) checkReplica(ctx context.Context, r *Replica, now time.Time, sampl
 	err := r.pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), coalesce((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint, 0)`).Scan(&standby, &replayed)
 	switch {
 	case err != nil:
-		r.setState(false, 0, "unreachable")
+		r.setState(false, r.Lag(), "unreachable")
 		s.log.Debug("read replica check failed", "replica", r.name, "err", err)
 		return
 	case !standby:
 		// A promoted standby no longer follows the primary: what it holds may differ.
-		r.setState(false, 0, "not a standby (promoted?)")
+		r.setState(false, r.Lag(), "not a standby (promoted?)")
 		return
 	}
 	var lag time.Duration
@@ -324,13 +324,12 @@ func (r *Replica) noteApplied(a int64) {
 }
 
 func (r *Replica) setState(in bool, lag time.Duration, reason string) {
-	r.lagBits.Store(math.Float64bits(lag.Seconds()))
+	s := r.set
 	r.mu.Lock()
-	was, before := r.inRotation.Load(), r.reason
+	was := r.inRotation.Load()
+	r.lagBits.Store(math.Float64bits(lag.Seconds()))
 	r.inRotation.Store(in)
 	r.reason = reason
-	r.mu.Unlock()
-	s := r.set
 	if s.inRotation != nil {
 		v := 0.0
 		if in {
@@ -339,13 +338,12 @@ func (r *Replica) setState(in bool, lag time.Duration, reason string) {
 		s.inRotation.WithLabelValues(r.name).Set(v)
 		s.lagSeconds.WithLabelValues(r.name).Set(lag.Seconds())
 	}
+	r.mu.Unlock()
 	switch {
 	case in && !was:
 		s.log.Info("read replica in rotation", "replica", r.name, "lag", lag)
 	case !in && was:
 		s.log.Warn("read replica out of rotation", "replica", r.name, "reason", reason)
-	case !in && reason != before:
-		s.log.Info("read replica still out of rotation", "replica", r.name, "reason", reason)
 	}
 }
 
