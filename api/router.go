@@ -125,6 +125,9 @@ type Deps struct {
 	// ReadYourWrites waits for projections on queries that carry X-Clearvest-Position. nil
 	// means queries never wait and such responses are marked X-Clearvest-Stale.
 	ReadYourWrites Waiter
+	// Reads sends the read-model queries of safe requests to read replicas; nil keeps every
+	// query on the primary.
+	Reads middleware.ReadRouter
 	// MaxBodyBytes bounds request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Metrics is where HTTP metrics are registered; other packages register their collectors in
@@ -310,7 +313,7 @@ func New(deps Deps) http.Handler {
 			// CSRF before authentication: a refused cross-site request costs no session lookup.
 			csrf(deps.PublicURL, deps.Env == EnvProduction),
 			authenticate(authenticator),
-			middleware.ReadYourWrites(deps.ReadYourWrites, maxReadYourWritesWait, signedIn),
+			middleware.ReadYourWrites(deps.ReadYourWrites, deps.Reads, maxReadYourWritesWait, signedIn),
 		)
 		r.NotFound(notFound)
 		r.Get("/openapi.json", openAPIDocument)
@@ -331,7 +334,13 @@ func New(deps Deps) http.Handler {
 	})
 
 	ui := newSPA(deps.Assets, deps.PublicURL, liveAnswers(handlers), deps.Logger)
-	r.Get("/*", ui.ServeHTTP)
+	if deps.Reads != nil {
+		// The pages served complete (livepages.go) read the plan catalogue: a replica's reads.
+		// Nobody is signed in here, so no position is waited for.
+		r.With(middleware.ReadYourWrites(nil, deps.Reads, maxReadYourWritesWait, func(*http.Request) bool { return false })).Get("/*", ui.ServeHTTP)
+	} else {
+		r.Get("/*", ui.ServeHTTP)
+	}
 	return r
 }
 

@@ -177,3 +177,31 @@ func (r *Runner) settle(round int64, rd reading, err error) bool {
 	}
 	return true
 }
+
+// Reached is the lowest checkpoint a wait has seen on this runner's database: every read model
+// had applied the log up to it. After a successful WaitFor(position) it is at least position,
+// or the log's head when position was beyond it.
+func (r *Runner) Reached() int64 {
+	r.waits.mu.Lock()
+	defer r.waits.mu.Unlock()
+	return r.waits.reached
+}
+
+// ReplicaTarget is what a read replica must have replayed to serve a read positioned at
+// position, once WaitFor(position) has succeeded: position itself, or the head the wait was
+// bounded by when position was beyond it.
+func (r *Runner) ReplicaTarget(position int64) int64 {
+	if len(r.projections) == 0 {
+		return 0
+	}
+	return min(position, r.Reached())
+}
+
+// AppliedOn reads the lowest checkpoint of this runner's projections in db: on a read replica,
+// how far replay has brought its read models. It reads, and never writes, so a standby can
+// answer it.
+func (r *Runner) AppliedOn(ctx context.Context, db rowQuerier) (int64, error) {
+	var lowest int64
+	err := db.QueryRow(ctx, `SELECT coalesce(min(position), 0) FROM projection_checkpoints WHERE name = ANY($1)`, r.Names()).Scan(&lowest)
+	return lowest, err
+}

@@ -131,4 +131,14 @@ func TestWaitForAPositionBeyondTheHeadWaitsForTheHead(t *testing.T) {
 	if err := r.WaitFor(context.Background(), math.MaxInt64); err != nil {
 		t.Fatalf("WaitFor(the largest position) when caught up = %v", err)
 	}
+	// A read replica serving that read needs to have replayed the head, not the position.
+	if got := r.ReplicaTarget(math.MaxInt64); got < last || got == math.MaxInt64 {
+		t.Errorf("ReplicaTarget(the largest position) = %d, want the head %d or the checkpoint past it", got, last)
+	}
+	if got := r.ReplicaTarget(last); got != last {
+		t.Errorf("ReplicaTarget(%d) = %d, want the position itself", last, got)
+	}
+	if applied, err := r.AppliedOn(context.Background(), r.pool); err != nil || applied < last {
+		t.Errorf("AppliedOn = %d, %v; want at least %d", applied, err, last)
+	}
 }

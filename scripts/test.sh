@@ -3,8 +3,9 @@
 # real PostgreSQL, the money property test against deliberately broken rules (scripts/mutants.sh),
 # the generated-code check, the UI's type check, lint and tests, the UI build and
 # its JavaScript budgets, a backup restored into a new cluster (scripts/restore-check), two
-# servers behind HAProxy with one killed under load (scripts/failover-check), then a
-# browser smoke test against the built binary.
+# servers behind HAProxy with one killed under load (scripts/failover-check), reads on a hot
+# standby held behind and stopped (scripts/replica-check), then a browser smoke test against the
+# built binary.
 # Cheap failures come first. Needs Go, Node.js and npm; installs Debian's chromium and prometheus
 # (for promtool) when run as root.
 #
@@ -135,6 +136,9 @@ if ! command -v haproxy >/dev/null; then
 	fi
 fi
 scripts/failover-check
+
+step "read replica: a hot standby serves reads, held behind and stopped"
+scripts/replica-check
 
 step "browser smoke test"
 # The server runs as it would behind a reverse proxy on this host, so a test can sign up investors

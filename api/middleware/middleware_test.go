@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -164,7 +166,7 @@ func (b *blockingWaiter) WaitFor(ctx context.Context, _ int64) error {
 func TestReadYourWritesCapsTheWait(t *testing.T) {
 	t.Parallel()
 	waiter := &blockingWaiter{started: make(chan struct{}), ended: make(chan error, 1)}
-	handler := middleware.RequestID(discard())(middleware.ReadYourWrites(waiter, 1, signedIn)(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	handler := middleware.RequestID(discard())(middleware.ReadYourWrites(waiter, nil, 1, signedIn)(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	})))
 	w := httptest.NewRecorder()
@@ -184,7 +186,7 @@ func TestReadYourWritesStopsWhenTheClientLeaves(t *testing.T) {
 	t.Parallel()
 	waiter := &blockingWaiter{started: make(chan struct{}), ended: make(chan error, 1)}
 	var handlerRan bool
-	handler := middleware.ReadYourWrites(waiter, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	handler := middleware.ReadYourWrites(waiter, nil, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		handlerRan = true
 	}))
 	ctx, cancel := context.WithCancel(t.Context())
@@ -236,7 +238,7 @@ func FuzzPositionHeader(f *testing.F) {
 		var waitedFor int64 = -1
 		waiter := waiterFunc(func(_ context.Context, pos int64) error { waitedFor = pos; return nil })
 		called := false
-		handler := middleware.ReadYourWrites(waiter, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		handler := middleware.ReadYourWrites(waiter, nil, 0, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 			called = true
 		}))
 		req := httptest.NewRequest(http.MethodGet, "/api/x", nil)
@@ -295,3 +297,70 @@ func signedIn(*http.Request) bool { return true }
 type waiterFunc func(context.Context, int64) error
 
 func (f waiterFunc) WaitFor(ctx context.Context, pos int64) error { return f(ctx, pos) }
+
+// recordingRouter is a ReadRouter that records the positions it was asked about; it chooses a
+// replica for the positions in replicaFor, and puts its fellBack in the context for the handler.
+type recordingRouter struct {
+	asked      []int64
+	replicaFor map[int64]bool
+}
+
+type routeKey struct{}
+
+func (r *recordingRouter) Route(ctx context.Context, position int64, _ time.Duration, fellBack func()) (context.Context, bool) {
+	r.asked = append(r.asked, position)
+	return context.WithValue(ctx, routeKey{}, fellBack), r.replicaFor[position]
+}
+
+func TestReadYourWritesRoutesSafeRequests(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		method    string
+		position  string
+		signedIn  bool
+		waitErr   error
+		fallBack  bool
+		wantAsked []int64 // nil: the router is not asked
+		wantFrom  string
+	}{
+		{name: "unpositioned read", method: http.MethodGet, wantAsked: []int64{0}, wantFrom: "replica"},
+		{name: "anonymous read ignores the position", method: http.MethodGet, position: "7", wantAsked: []int64{0}, wantFrom: "replica"},
+		{name: "positioned read the replica has replayed", method: http.MethodGet, position: "7", signedIn: true, wantAsked: []int64{7}, wantFrom: "replica"},
+		{name: "positioned read the replica has not replayed", method: http.MethodGet, position: "9", signedIn: true, wantAsked: []int64{9}, wantFrom: "primary"},
+		{name: "primary wait failed", method: http.MethodGet, position: "7", signedIn: true, waitErr: errors.New("slow"), wantAsked: []int64{-1}, wantFrom: "primary"},
+		{name: "replica query fell back", method: http.MethodHead, fallBack: true, wantAsked: []int64{0}, wantFrom: "primary"},
+		{name: "commands stay on the primary", method: http.MethodPost, position: "7", signedIn: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			router := &recordingRouter{replicaFor: map[int64]bool{0: true, 7: true}}
+			waiter := waiterFunc(func(context.Context, int64) error { return tc.waitErr })
+			handler := middleware.RequestID(discard())(middleware.ReadYourWrites(waiter, router, time.Second,
+				func(*http.Request) bool { return tc.signedIn })(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if fellBack, _ := r.Context().Value(routeKey{}).(func()); tc.fallBack && fellBack != nil {
+					fellBack()
+				}
+				w.WriteHeader(http.StatusOK)
+			})))
+			req := httptest.NewRequest(tc.method, "/api/x", nil)
+			if tc.position != "" {
+				req.Header.Set(middleware.HeaderPosition, tc.position)
+			}
+			w := httptest.NewRecorder()
+			handler.ServeHTTP(w, req)
+			if !slices.Equal(router.asked, tc.wantAsked) || w.Header().Get(middleware.HeaderReadFrom) != tc.wantFrom {
+				t.Errorf("router asked %v, %s %q; want %v and %q", router.asked, middleware.HeaderReadFrom,
+					w.Header().Get(middleware.HeaderReadFrom), tc.wantAsked, tc.wantFrom)
+			}
+		})
+	}
+
+	// Without a router nothing is routed and no header is sent.
+	handler := middleware.ReadYourWrites(nil, nil, time.Second, signedIn)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	w := httptest.NewRecorder()
+	handler.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/api/x", nil))
+	if got := w.Header().Values(middleware.HeaderReadFrom); got != nil {
+		t.Errorf("%s = %q without replicas", middleware.HeaderReadFrom, got)
+	}
+}

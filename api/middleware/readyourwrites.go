@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"clearvest/api/httperr"
@@ -15,7 +16,19 @@ import (
 const (
 	HeaderPosition = "X-Clearvest-Position"
 	HeaderStale    = "X-Clearvest-Stale"
+	// HeaderReadFrom says whether a safe request's read models were read on a read replica or
+	// on the primary ("replica" or "primary"); it is sent only when replicas are configured.
+	HeaderReadFrom = "X-Clearvest-Read-From"
 )
+
+// ReadRouter sends a safe request's read-model queries to a read replica (pgread.Set is one).
+// Route returns ctx carrying the choice and whether a replica was chosen: with position 0 any
+// replica in rotation, with a position above 0 only one whose replayed read models have passed it
+// within maxWait (the primary's have already), and with a negative position none. fellBack is
+// called whenever a query falls back to the primary after all.
+type ReadRouter interface {
+	Route(ctx context.Context, position int64, maxWait time.Duration, fellBack func()) (context.Context, bool)
+}
 
 // Waiter blocks until the read models have passed a global event position. It must be bounded:
 // it returns an error when they do not get there in time (or when ctx ends).
@@ -42,11 +55,19 @@ var errBadPosition = domainerr.Field(HeaderPosition,
 // means read models cannot be waited on, so every response to a positioned request is marked
 // stale. Unsafe requests ignore the header: they are commands, and commands read the event
 // store, not the read models.
-func ReadYourWrites(waiter Waiter, maxWait time.Duration, signedIn func(*http.Request) bool) func(http.Handler) http.Handler {
+//
+// With a ReadRouter (read replicas configured) every safe request's read-model queries go to a
+// replica in rotation; a positioned one's only to a replica that has replayed the position too,
+// else to the primary (RouteReads). A nil router leaves every query on the primary.
+func ReadYourWrites(waiter Waiter, router ReadRouter, maxWait time.Duration, signedIn func(*http.Request) bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			values := r.Header.Values(HeaderPosition)
-			if len(values) == 0 || (r.Method != http.MethodGet && r.Method != http.MethodHead) || !signedIn(r) {
+			safe := r.Method == http.MethodGet || r.Method == http.MethodHead
+			if len(values) == 0 || !safe || !signedIn(r) {
+				if safe && router != nil {
+					r = r.WithContext(RouteReads(r.Context(), w, router, 0, maxWait))
+				}
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -67,10 +88,39 @@ func ReadYourWrites(waiter Waiter, maxWait time.Duration, signedIn func(*http.Re
 				Logger(r.Context()).WarnContext(r.Context(), "read models behind requested position; serving stale data",
 					"position", pos, "error", err)
 				w.Header().Set(HeaderStale, "true")
+				pos = -1 // no replica is further on than the primary
+			}
+			if router != nil {
+				r = r.WithContext(RouteReads(r.Context(), w, router, pos, maxWait))
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// RouteReads asks router where the read-model queries of ctx go, for a request that has waited
+// for position on the primary (0: no position; negative: the wait failed, so the primary
+// serves), and names the choice in HeaderReadFrom. A nil router changes nothing.
+func RouteReads(ctx context.Context, w http.ResponseWriter, router ReadRouter, position int64, maxWait time.Duration) context.Context {
+	if router == nil {
+		return ctx
+	}
+	h := w.Header()
+	var mu sync.Mutex
+	fellBack := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		h.Set(HeaderReadFrom, "primary")
+	}
+	ctx, replica := router.Route(ctx, position, maxWait, fellBack)
+	from := "primary"
+	if replica {
+		from = "replica"
+	}
+	mu.Lock()
+	h.Set(HeaderReadFrom, from)
+	mu.Unlock()
+	return ctx
 }
 
 var errNoWaiter = errors.New("no read-your-writes waiter configured")

@@ -16,6 +16,7 @@
 package accounts
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
@@ -463,9 +464,9 @@ func (s *Service) UserWith(ctx context.Context, userID string, j users.Join) (_ 
 	var row users.User
 	var err error
 	if j != nil {
-		row, err = users.GetWith(ctx, s.pool, userID, j)
+		row, err = users.GetWith(ctx, pgread.On(ctx, s.pool), userID, j)
 	} else {
-		row, err = users.Get(ctx, s.pool, userID)
+		row, err = users.Get(ctx, pgread.On(ctx, s.pool), userID)
 	}
 	if err == nil {
 		if row.Status == identity.StatusClosed {

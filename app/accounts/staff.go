@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"slices"
@@ -27,7 +28,7 @@ const maxListedUsers = 500
 // ListUsers returns users for staff, newest first, optionally only those whose name or e-mail
 // contains search. Closed accounts are left out: nothing personal is left to show.
 func (s *Service) ListUsers(ctx context.Context, search string) ([]User, error) {
-	list, _, err := users.List(ctx, s.pool, users.ListOptions{Search: search, Limit: maxListedUsers})
+	list, _, err := users.List(ctx, pgread.On(ctx, s.pool), users.ListOptions{Search: search, Limit: maxListedUsers})
 	if err != nil {
 		return nil, err
 	}
@@ -62,13 +63,13 @@ func (s *Service) StaffUsersPage(ctx context.Context, f users.Filter, cursor str
 		return keyset.Page[User]{}, UserCounts{}, ErrBadUserFilter
 	}
 	page, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]users.User, int, bool, error) {
-		return users.StaffPage(ctx, s.pool, f, after, n)
+		return users.StaffPage(ctx, pgread.On(ctx, s.pool), f, after, n)
 	}, func(u users.User) keyset.Cursor { return keyset.Cursor{At: u.CreatedAt, ID: u.ID} })
 	if err != nil {
 		return keyset.Page[User]{}, UserCounts{}, err
 	}
 	var c UserCounts
-	if c.Verified, c.Suspended, c.Total, err = users.Counts(ctx, s.pool); err != nil {
+	if c.Verified, c.Suspended, c.Total, err = users.Counts(ctx, pgread.On(ctx, s.pool)); err != nil {
 		return keyset.Page[User]{}, UserCounts{}, err
 	}
 	out := keyset.Page[User]{Items: make([]User, 0, len(page.Items)), Total: page.Total, NextCursor: page.NextCursor}
@@ -265,7 +266,7 @@ func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
 // SecurityLog returns what happened to the actor's account, newest first: the read model's
 // entries and the account's recent sign-ins.
 func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) {
-	entries, err := securitylog.ForUser(ctx, s.pool, a.UserID, 100)
+	entries, err := securitylog.ForUser(ctx, pgread.On(ctx, s.pool), a.UserID, 100)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +298,7 @@ func (s *Service) SecurityLog(ctx context.Context, a Actor) ([]LogEntry, error) 
 func (s *Service) withStaffName(ctx context.Context, desc, staffID string, names map[string]string) string {
 	name, ok := names[staffID]
 	if !ok {
-		if u, err := users.Get(ctx, s.pool, staffID); err == nil {
+		if u, err := users.Get(ctx, pgread.On(ctx, s.pool), staffID); err == nil {
 			name = u.Name
 		}
 		names[staffID] = name

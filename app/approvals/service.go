@@ -10,6 +10,7 @@
 package approvals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"embed"
 	"errors"
@@ -250,7 +251,7 @@ func (s *Service) stream(ctx context.Context, id string) (eventstore.StreamID, e
 
 // PendingCount is how many proposals wait for a second person, all of them.
 func (s *Service) PendingCount(ctx context.Context) (int, error) {
-	return proposals.CountPending(ctx, s.pool)
+	return proposals.CountPending(ctx, pgread.On(ctx, s.pool))
 }
 
 // Queue is what the staff queue shows: proposals waiting for a second person, oldest first, and
@@ -262,11 +263,11 @@ type Queue struct {
 
 // List returns up to pending waiting proposals and recent decided ones.
 func (s *Service) List(ctx context.Context, pending, recent int) (Queue, error) {
-	p, err := proposals.Pending(ctx, s.pool, pending)
+	p, err := proposals.Pending(ctx, pgread.On(ctx, s.pool), pending)
 	if err != nil {
 		return Queue{}, err
 	}
-	r, err := proposals.Recent(ctx, s.pool, recent)
+	r, err := proposals.Recent(ctx, pgread.On(ctx, s.pool), recent)
 	if err != nil {
 		return Queue{}, err
 	}

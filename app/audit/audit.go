@@ -4,6 +4,7 @@
 package audit
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ func (s *Service) Log(ctx context.Context, f rmaudit.Filter, cursor string) (Log
 	if !f.From.IsZero() && !f.To.IsZero() && !f.To.After(f.From) {
 		return LogPage{}, ErrBadPeriod
 	}
-	list, more, err := rmaudit.Log(ctx, s.pool, f)
+	list, more, err := rmaudit.Log(ctx, pgread.On(ctx, s.pool), f)
 	if err != nil {
 		return LogPage{}, err
 	}
@@ -121,7 +122,9 @@ func (s *Service) openAddress(e rmaudit.Entry) (string, error) {
 }
 
 // Kinds lists the kinds of staff action the log holds.
-func (s *Service) Kinds(ctx context.Context) ([]string, error) { return rmaudit.Kinds(ctx, s.pool) }
+func (s *Service) Kinds(ctx context.Context) ([]string, error) {
+	return rmaudit.Kinds(ctx, pgread.On(ctx, s.pool))
+}
 
 // ---- the event browser ----
 

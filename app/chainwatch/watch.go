@@ -10,7 +10,6 @@
 package chainwatch
 
 import (
-	"clearvest/platform/correlation"
 	"context"
 	"embed"
 	"errors"
@@ -33,6 +32,7 @@ import (
 	dmoney "clearvest/domain/money"
 	"clearvest/domain/payout"
 	"clearvest/eventstore"
+	"clearvest/platform/correlation"
 	"clearvest/platform/pgmigrate"
 )
 

@@ -11,7 +11,6 @@
 package command
 
 import (
-	"clearvest/platform/correlation"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,6 +21,7 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
+	"clearvest/platform/correlation"
 )
 
 // ErrIdempotencyKeyReused is returned when an Idempotency-Key comes back with a different request

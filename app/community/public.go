@@ -1,6 +1,7 @@
 package community
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"strings"
@@ -59,7 +60,7 @@ func article(word string) string {
 
 // Activity returns the recent activities, newest first.
 func (s *Service) Activity(ctx context.Context) ([]Activity, error) {
-	list, err := activity.Recent(ctx, s.pool, tickerLimit)
+	list, err := activity.Recent(ctx, pgread.On(ctx, s.pool), tickerLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ type Stats struct {
 
 // Stats reads the counts and rounds them for display (community.DisplayFloor).
 func (s *Service) Stats(ctx context.Context) (Stats, error) {
-	c, err := activity.Totals(ctx, s.pool)
+	c, err := activity.Totals(ctx, pgread.On(ctx, s.pool))
 	if err != nil {
 		return Stats{}, err
 	}
@@ -106,11 +107,11 @@ type Badge struct {
 
 // Badge computes userID's member level from the investments and referrals read models.
 func (s *Service) Badge(ctx context.Context, userID string) (Badge, error) {
-	invested, err := investments.LifetimeInvested(ctx, s.pool, userID)
+	invested, err := investments.LifetimeInvested(ctx, pgread.On(ctx, s.pool), userID)
 	if err != nil {
 		return Badge{}, err
 	}
-	n, err := referrals.QualifiedCount(ctx, s.pool, userID)
+	n, err := referrals.QualifiedCount(ctx, pgread.On(ctx, s.pool), userID)
 	if err != nil {
 		return Badge{}, err
 	}

@@ -1,6 +1,7 @@
 package community
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"slices"
 	"strings"
@@ -39,14 +40,14 @@ type Submitted struct {
 // confirmed deposit, as the read models say. It answers the caller's page (a query, which waits
 // for the caller's position); Submit decides on the streams instead.
 func (s *Service) Eligible(ctx context.Context, userID string) (bool, error) {
-	u, err := users.Get(ctx, s.pool, userID)
+	u, err := users.Get(ctx, pgread.On(ctx, s.pool), userID)
 	if err != nil {
 		return false, err
 	}
 	if !u.IsVerified || u.Status == identity.StatusClosed {
 		return false, nil
 	}
-	return activity.IsInvestor(ctx, s.pool, userID)
+	return activity.IsInvestor(ctx, pgread.On(ctx, s.pool), userID)
 }
 
 // eligibleNow is Eligible decided on the user's streams: a command reads the event store, not
@@ -178,13 +179,13 @@ type Published struct {
 // Public lists the approved testimonials, most recently approved first. A testimonial whose
 // author is gone from the users read model (or closed) is left out.
 func (s *Service) Public(ctx context.Context) ([]Published, error) {
-	list, err := testimonials.Approved(ctx, s.pool, listLimit)
+	list, err := testimonials.Approved(ctx, pgread.On(ctx, s.pool), listLimit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Published, 0, len(list))
 	for _, t := range list {
-		u, err := users.Get(ctx, s.pool, t.UserID)
+		u, err := users.Get(ctx, pgread.On(ctx, s.pool), t.UserID)
 		if err != nil || u.Status == identity.StatusClosed || DisplayName(u.Name) == "" {
 			continue
 		}
@@ -207,14 +208,14 @@ type Review struct {
 
 // Pending lists the testimonials waiting for staff, oldest first.
 func (s *Service) Pending(ctx context.Context) ([]Review, error) {
-	list, err := testimonials.Pending(ctx, s.pool, listLimit)
+	list, err := testimonials.Pending(ctx, pgread.On(ctx, s.pool), listLimit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Review, 0, len(list))
 	for _, t := range list {
 		r := Review{ID: t.ID, UserID: t.UserID, Text: t.Text, SubmittedAt: t.SubmittedAt}
-		if u, err := users.Get(ctx, s.pool, t.UserID); err == nil {
+		if u, err := users.Get(ctx, pgread.On(ctx, s.pool), t.UserID); err == nil {
 			r.Name, r.Email, r.Country = u.Name, u.Email, countryName(u.Country)
 		}
 		out = append(out, r)
@@ -224,7 +225,7 @@ func (s *Service) Pending(ctx context.Context) ([]Review, error) {
 
 // PendingCount is how many testimonials wait for staff, all of them.
 func (s *Service) PendingCount(ctx context.Context) (int, error) {
-	return testimonials.CountPending(ctx, s.pool)
+	return testimonials.CountPending(ctx, pgread.On(ctx, s.pool))
 }
 
 // Mine is the dashboard card's view: whether the user may write, and their latest testimonial.
@@ -239,7 +240,7 @@ func (s *Service) Mine(ctx context.Context, userID string) (Mine, error) {
 	if err != nil {
 		return Mine{}, err
 	}
-	t, ok, err := testimonials.Latest(ctx, s.pool, userID)
+	t, ok, err := testimonials.Latest(ctx, pgread.On(ctx, s.pool), userID)
 	if err != nil {
 		return Mine{}, err
 	}

@@ -1,6 +1,7 @@
 package kyc
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"time"
@@ -118,7 +119,7 @@ func (s *Service) Case(ctx context.Context, userID string) (CaseView, error) {
 	if !c.Registered() {
 		return CaseView{}, ErrUserNotFound
 	}
-	u, err := users.Get(ctx, s.pool, userID)
+	u, err := users.Get(ctx, pgread.On(ctx, s.pool), userID)
 	if err != nil {
 		return CaseView{}, err
 	}
@@ -149,7 +150,7 @@ func (s *Service) Case(ctx context.Context, userID string) (CaseView, error) {
 // count to.
 func (s *Service) QueuePage(ctx context.Context, cursor string, limit *int) (keyset.Page[QueueItem], time.Time, error) {
 	p, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]QueueItem, int, bool, error) {
-		list, total, more, err := users.KYCQueuePage(ctx, s.pool, after, n)
+		list, total, more, err := users.KYCQueuePage(ctx, pgread.On(ctx, s.pool), after, n)
 		if err != nil {
 			return nil, 0, false, err
 		}
@@ -218,7 +219,7 @@ func (n *nameCache) name(ctx context.Context, id string) string {
 		return name
 	}
 	name := ""
-	if u, err := users.Get(ctx, n.s.pool, id); err == nil {
+	if u, err := users.Get(ctx, pgread.On(ctx, n.s.pool), id); err == nil {
 		name = u.Name
 	}
 	n.names[id] = name

@@ -9,6 +9,7 @@
 package marketdata
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"embed"
 	"errors"
@@ -180,12 +181,14 @@ func (s *Service) Candles(ctx context.Context, symbol, interval string) (View, e
 		ReferenceRate: sym == EURUSD, Candles: []Candle{}}
 	var fetched *time.Time
 	var source string
-	err = s.pool.QueryRow(ctx, `SELECT fetched_at, source FROM market_refreshes WHERE symbol = $1 AND interval = $2`,
+	// The public market page: a read replica may answer (the cache is refreshed every few minutes).
+	db := pgread.On(ctx, s.pool)
+	err = db.QueryRow(ctx, `SELECT fetched_at, source FROM market_refreshes WHERE symbol = $1 AND interval = $2`,
 		string(sym), interval).Scan(&fetched, &source)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return View{}, fmt.Errorf("marketdata: reading freshness: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `
+	rows, err := db.Query(ctx, `
 		SELECT day, open::text, high::text, low::text, close::text FROM market_candles
 		WHERE symbol = $1 AND interval = $2
 		  AND day > (SELECT max(day) FROM market_candles WHERE symbol = $1 AND interval = $2) - $3::int

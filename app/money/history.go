@@ -1,6 +1,7 @@
 package money
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"time"
@@ -36,12 +37,12 @@ func (s *Service) History(ctx context.Context, a Actor, cursor string, limit *in
 		limit = &n
 	}
 	page, err := keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]history.Movement, int, bool, error) {
-		return history.SettledMovements(ctx, s.pool, a.UserID, after, n)
+		return history.SettledMovements(ctx, pgread.On(ctx, s.pool), a.UserID, after, n)
 	}, history.SettledKey)
 	if err != nil {
 		return Movements{}, err
 	}
-	pending, err := history.PendingMovements(ctx, s.pool, a.UserID)
+	pending, err := history.PendingMovements(ctx, pgread.On(ctx, s.pool), a.UserID)
 	if err != nil {
 		return Movements{}, err
 	}
@@ -69,7 +70,7 @@ func (s *Service) Statement(ctx context.Context, a Actor, from, to Day) (Stateme
 	if err != nil {
 		return Statement{}, err
 	}
-	st, err := history.StatementOf(ctx, s.pool, a.UserID, start, until)
+	st, err := history.StatementOf(ctx, pgread.On(ctx, s.pool), a.UserID, start, until)
 	if err != nil {
 		return Statement{}, err
 	}
@@ -92,13 +93,13 @@ type Dashboard struct {
 func (s *Service) Dashboard(ctx context.Context, a Actor) (Dashboard, error) {
 	var d Dashboard
 	var err error
-	if d.Balance, err = history.DailyBalances(ctx, s.pool, a.UserID); err != nil {
+	if d.Balance, err = history.DailyBalances(ctx, pgread.On(ctx, s.pool), a.UserID); err != nil {
 		return d, err
 	}
-	if d.Returns, err = history.MonthlyReturns(ctx, s.pool, a.UserID); err != nil {
+	if d.Returns, err = history.MonthlyReturns(ctx, pgread.On(ctx, s.pool), a.UserID); err != nil {
 		return d, err
 	}
-	d.Pending, err = history.Pending(ctx, s.pool, a.UserID)
+	d.Pending, err = history.Pending(ctx, pgread.On(ctx, s.pool), a.UserID)
 	return d, err
 }
 

@@ -1,7 +1,6 @@
 package money
 
 import (
-	"clearvest/platform/correlation"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +17,9 @@ import (
 	"clearvest/domain/kyc"
 	"clearvest/domain/money"
 	"clearvest/domain/plan"
+	"clearvest/platform/correlation"
 	"clearvest/platform/mail"
+	"clearvest/platform/pgread"
 	"clearvest/projections/investments"
 	"clearvest/projections/keyset"
 )
@@ -498,7 +499,7 @@ func (s *Service) Investment(ctx context.Context, a Actor, investmentID string) 
 	if err != nil {
 		return Investment{}, ErrInvestmentNotFound
 	}
-	inv, err := investments.ByID(ctx, s.pool, u.String())
+	inv, err := investments.ByID(ctx, pgread.On(ctx, s.pool), u.String())
 	if err != nil {
 		return Investment{}, err
 	}
@@ -510,14 +511,14 @@ func (s *Service) Investment(ctx context.Context, a Actor, investmentID string) 
 
 // Investments lists the caller's investments, newest first.
 func (s *Service) Investments(ctx context.Context, a Actor) ([]Investment, error) {
-	return investments.ByUser(ctx, s.pool, a.UserID)
+	return investments.ByUser(ctx, pgread.On(ctx, s.pool), a.UserID)
 }
 
 // PendingInvestmentPage reads a page of the investment queue, oldest first, as
 // PendingDepositPage does.
 func (s *Service) PendingInvestmentPage(ctx context.Context, cursor string, limit *int) (keyset.Page[Investment], error) {
 	return keyset.Read(cursor, limit, func(after *keyset.Cursor, n int) ([]Investment, int, bool, error) {
-		return investments.PendingPage(ctx, s.pool, after, n)
+		return investments.PendingPage(ctx, pgread.On(ctx, s.pool), after, n)
 	}, func(i Investment) keyset.Cursor { return keyset.Cursor{At: i.RequestedAt, ID: i.ID} })
 }
 

@@ -1,6 +1,7 @@
 package money
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
@@ -473,7 +474,7 @@ func (s *Service) Withdrawal(ctx context.Context, a Actor, id string) (Withdrawa
 	if _, err := uuid.Parse(id); err != nil {
 		return Withdrawal{}, ErrWithdrawalNotFound
 	}
-	w, err := withdrawals.ByID(ctx, s.pool, id)
+	w, err := withdrawals.ByID(ctx, pgread.On(ctx, s.pool), id)
 	if err != nil {
 		return Withdrawal{}, err
 	}
@@ -485,7 +486,7 @@ func (s *Service) Withdrawal(ctx context.Context, a Actor, id string) (Withdrawa
 
 // WithdrawalHistory is the caller's withdrawals, newest first.
 func (s *Service) WithdrawalHistory(ctx context.Context, a Actor) ([]Withdrawal, error) {
-	return withdrawals.ByUser(ctx, s.pool, a.UserID, 0)
+	return withdrawals.ByUser(ctx, pgread.On(ctx, s.pool), a.UserID, 0)
 }
 
 func withdrawalFromAggregate(userID, name, email string, w account.Withdrawal) Withdrawal {

@@ -12,6 +12,7 @@
 package plans
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"embed"
 	"errors"
@@ -151,7 +152,7 @@ func (s *Service) Retire(ctx context.Context, meta eventstore.Metadata, id strin
 
 // All lists every plan, retired ones included, from the read model.
 func (s *Service) All(ctx context.Context) ([]plans.Plan, error) {
-	return plans.All(ctx, s.pool)
+	return plans.All(ctx, pgread.On(ctx, s.pool))
 }
 
 // SetActive offers the plan to investors or withdraws it. Its state again changes nothing.
@@ -199,7 +200,7 @@ func (s *Service) ByName(ctx context.Context, name string) (*plan.Plan, error) {
 
 // Active lists the plans offered to investors, from the read model, smallest minimum first.
 func (s *Service) Active(ctx context.Context) ([]plans.Plan, error) {
-	return plans.Active(ctx, s.pool)
+	return plans.Active(ctx, pgread.On(ctx, s.pool))
 }
 
 // Empty reports whether no plan was ever created (withdrawn plans count as created).

@@ -1,7 +1,6 @@
 package referrals
 
 import (
-	"clearvest/platform/correlation"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"clearvest/domain/money"
 	"clearvest/domain/settings"
 	"clearvest/eventstore"
+	"clearvest/platform/correlation"
 	"clearvest/platform/mail"
 	"clearvest/projections"
 )

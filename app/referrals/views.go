@@ -1,6 +1,7 @@
 package referrals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"net/url"
 	"time"
@@ -34,11 +35,11 @@ type Referred struct {
 
 // Overview reads userID's referrals from the read models. It only ever shows the caller's own.
 func (r *Reactor) Overview(ctx context.Context, userID string) (Overview, error) {
-	u, err := users.Get(ctx, r.pool, userID)
+	u, err := users.Get(ctx, pgread.On(ctx, r.pool), userID)
 	if err != nil {
 		return Overview{}, err
 	}
-	list, err := referrals.List(ctx, r.pool, userID)
+	list, err := referrals.List(ctx, pgread.On(ctx, r.pool), userID)
 	if err != nil {
 		return Overview{}, err
 	}

@@ -7,6 +7,7 @@
 package support
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"log/slog"
@@ -160,12 +161,12 @@ type Ticket = tickets.Ticket
 
 // List returns the queue: open tickets first, then answered, then closed, each oldest first.
 func (s *Service) List(ctx context.Context) ([]Ticket, error) {
-	return tickets.List(ctx, s.pool, queueLimit)
+	return tickets.List(ctx, pgread.On(ctx, s.pool), queueLimit)
 }
 
 // Waiting is how many tickets wait for staff's first answer.
 func (s *Service) Waiting(ctx context.Context) (int, error) {
-	return tickets.CountOpen(ctx, s.pool)
+	return tickets.CountOpen(ctx, pgread.On(ctx, s.pool))
 }
 
 // Reply records staff's answer and e-mails it to the requester, in one transaction: an answer

@@ -42,6 +42,8 @@ func TestObservabilityFilesNameServesMetrics(t *testing.T) {
 	t.Setenv("CLEARVEST_ADDR", "127.0.0.1:0")
 	t.Setenv("CLEARVEST_METRICS_ADDR", "127.0.0.1:0")
 	// Nothing listens on port 1: the watcher's passes fail, but its metrics are registered.
+	// A read replica, even one that never answers, registers the replicas' metrics.
+	t.Setenv("CLEARVEST_READ_DATABASE_URL", "postgres://u:p@127.0.0.1:1/standby")
 	t.Setenv("CLEARVEST_CHAIN_BTC_RPC_URL", "http://u:p@127.0.0.1:1")
 	t.Setenv("CLEARVEST_CHAIN_BTC_XPUB", "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs")
 	wired := make(chan *prometheus.Registry, 1)

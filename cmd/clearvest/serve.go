@@ -17,10 +17,12 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/platform/config"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"clearvest/api"
+	"clearvest/api/middleware"
 	appaudit "clearvest/app/audit"
 	"clearvest/app/chainwatch"
 	"clearvest/content"
@@ -29,6 +31,7 @@ import (
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
+	"clearvest/platform/pgread"
 	"clearvest/platform/sitecontent"
 	"clearvest/projections"
 	"clearvest/ui"
@@ -214,6 +217,17 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	if chains.watcher != nil {
 		details = append(details, chains.watcher.Detail)
 	}
+	reads, err := openReplicas(ctx, cfg.Reads, pool, runner, reg, logger)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+	var readRouter middleware.ReadRouter // nil unless replicas are configured: one pool, as before
+	if reads != nil {
+		defer reads.Close()
+		details = append(details, reads.Detail)
+		readRouter = reads
+	}
 
 	// The request limits (docs/security.md, "Rate limits and quotas") count in PostgreSQL, shared
 	// by every serve process; a load test turns them off outside production.
@@ -230,7 +244,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	queueFeed := queuefeed.New(store, 0, logger)
 	handler := api.New(api.Deps{
 		Logger: logger, Env: cfg.Env, Version: version, Assets: ui.Assets(),
-		Health: pool, Readiness: runner, Positions: store, Details: details, ReadYourWrites: runner, Metrics: reg,
+		Health: pool, Readiness: runner, Positions: store, Details: details, ReadYourWrites: runner, Reads: readRouter, Metrics: reg,
 		Accounts: ident.accounts, KYC: ident.kyc, Plans: ident.plans, Money: ident.money, Approvals: ident.approvals, Referrals: ident.referrals, Community: ident.community, PublicURL: cfg.PublicURL, MailboxDir: mailbox, Idempotency: idem,
 		Content: siteContent, Support: ident.support, Settings: ident.settings, Broadcast: ident.broadcast,
 		DevClock:       devClock,
@@ -276,6 +290,13 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 
 	marketDone := make(chan struct{})
 	go func() { defer close(marketDone); market.Run(workers) }()
+	readsDone := make(chan struct{})
+	go func() {
+		defer close(readsDone)
+		if reads != nil {
+			reads.Run(workers, replicaCheckEvery(cfg.Reads.MaxLag))
+		}
+	}()
 	chainsDone := make(chan struct{})
 	go func() {
 		defer close(chainsDone)
@@ -328,6 +349,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-maturityDone
 	<-marketDone
 	<-chainsDone
+	<-readsDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -344,4 +366,34 @@ func publicURL(configured string, addr net.Addr) string {
 		return fmt.Sprintf("http://localhost:%d", tcp.Port)
 	}
 	return configured
+}
+
+// openReplicas connects the read replicas (CLEARVEST_READ_DATABASE_URL) and checks them once, so
+// that the standbys that are up serve from the first request; nil when none is configured.
+func openReplicas(ctx context.Context, cfg config.Reads, primary *pgxpool.Pool, runner *projections.Runner, reg prometheus.Registerer, logger *slog.Logger) (*pgread.Set, error) {
+	if len(cfg.URLs) == 0 {
+		return nil, nil
+	}
+	reads, err := pgread.Open(ctx, primary, cfg.URLs, cfg.MaxLag,
+		pgread.WithLogger(logger), pgread.WithMetrics(reg),
+		pgread.WithApplied(func(ctx context.Context, q pgread.Querier) (int64, error) { return runner.AppliedOn(ctx, q) }),
+		pgread.WithTarget(runner.ReplicaTarget))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", config.EnvReadDatabaseURL, err)
+	}
+	checkCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := reads.Check(checkCtx); err != nil {
+		logger.Warn("read replicas: first check failed; they join the rotation when a check passes", "err", err)
+	}
+	for _, r := range reads.Replicas() {
+		logger.Info("read replica", "replica", r.Name(), "in_rotation", r.InRotation(), "reason", r.Reason())
+	}
+	return reads, nil
+}
+
+// replicaCheckEvery is how often the replicas' lag is measured: often enough that a standby
+// falling behind leaves the rotation well within the maximum lag.
+func replicaCheckEvery(maxLag time.Duration) time.Duration {
+	return min(time.Second, maxLag/4)
 }

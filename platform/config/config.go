@@ -87,7 +87,9 @@ const (
 // pass the parts each component needs.
 type Config struct {
 	DatabaseURL string // empty: the embedded PostgreSQL cluster under DataDir
-	Addr        string
+	// Reads are the read replicas (CLEARVEST_READ_DATABASE_URL, CLEARVEST_READ_MAX_LAG).
+	Reads Reads
+	Addr  string
 	// MetricsAddr is where Prometheus metrics are served, apart from the public listener;
 	// empty: they are not served.
 	MetricsAddr    string
@@ -171,6 +173,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("data_dir", c.DataDir),
 		slog.String("public_url", c.PublicURL),
 		slog.String("database", db),
+		slog.Any("read_replicas", redactURLs(c.Reads.URLs)),
 		slog.String("mail", redactURL(c.MailURL)),
 		slog.Int("previous_secret_keys", len(c.PreviousSecretKeys)),
 		slog.Bool("google_login", c.GoogleClientID != ""),
@@ -231,6 +234,10 @@ func Load(getenv func(string) string) (Config, error) {
 		if err := checkDatabaseURL(c.DatabaseURL); err != nil {
 			return Config{}, err
 		}
+	}
+
+	if c.Reads, err = ParseReads(get, c.DatabaseURL); err != nil {
+		return Config{}, err
 	}
 
 	c.Addr = get(EnvAddr)
@@ -457,17 +464,20 @@ func checkListenAddr(name, addr, example string) error {
 	return nil
 }
 
-func checkDatabaseURL(s string) error {
+func checkDatabaseURL(s string) error { return checkDatabaseURLOf(EnvDatabaseURL, s) }
+
+// checkDatabaseURLOf checks a database URL given by source (a variable's name).
+func checkDatabaseURLOf(source, s string) error {
 	// Key=value connection strings are valid for pgx too; only URLs can be checked cheaply here.
 	if !strings.Contains(s, "://") {
 		return nil
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%s: not a valid URL (is a special character in the password not percent-encoded?)", EnvDatabaseURL)
+		return fmt.Errorf("%s: not a valid URL (is a special character in the password not percent-encoded?)", source)
 	}
 	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
-		return fmt.Errorf("%s: scheme %q is not supported; use postgres://user:pass@host:5432/dbname", EnvDatabaseURL, u.Scheme)
+		return fmt.Errorf("%s: scheme %q is not supported; use postgres://user:pass@host:5432/dbname", source, u.Scheme)
 	}
 	return nil
 }
@@ -653,6 +663,14 @@ func developmentSecretKey(dataDir string) ([]byte, error) {
 		return nil, fmt.Errorf("writing the development key: %w", err)
 	}
 	return key, nil
+}
+
+func redactURLs(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = redactURL(s)
+	}
+	return out
 }
 
 // redactURL hides the password of a URL-shaped string; anything else is returned as is.

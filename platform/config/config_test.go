@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"clearvest/domain/fees"
 	"clearvest/domain/money"
@@ -72,13 +73,15 @@ func TestLoad(t *testing.T) {
 				"GOOGLE_CLIENT_ID":            "abc.apps.googleusercontent.com",
 				"CLEARVEST_DEPOSIT_ADDRESSES": "USDT/TRC20=TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV",
 				"CLEARVEST_METRICS_ADDR":      "10.0.0.7:9090",
+				"CLEARVEST_READ_DATABASE_URL": "postgres://u:p@standby:5432/clearvest",
+				"CLEARVEST_READ_MAX_LAG":      "2s",
 			},
 			check: func(t *testing.T, c config.Config, _ string) {
 				if c.DatabaseURL != "postgres://u:p@db:5432/clearvest" || c.Addr != "127.0.0.1:9000" ||
 					c.PublicURL != "https://clearvest.example.com" || !c.Production() ||
 					c.MailURL != "smtp://user:secret@mail.example.com:587" || !bytes.Equal(c.SecretKey, bytes.Repeat([]byte{7}, 32)) ||
 					c.GoogleClientID != "abc.apps.googleusercontent.com" || len(c.DepositAddresses) != 1 || c.DepositAddresses[0] != (config.DepositAddress{Asset: "USDT", Network: "TRC20", Address: "TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV"}) || c.Embedded() ||
-					c.MetricsAddr != "10.0.0.7:9090" {
+					c.MetricsAddr != "10.0.0.7:9090" || len(c.Reads.URLs) != 1 || c.Reads.URLs[0] != "postgres://u:p@standby:5432/clearvest" || c.Reads.MaxLag != 2*time.Second {
 					t.Errorf("unexpected config %+v", c)
 				}
 			},
@@ -132,6 +135,7 @@ func TestLoad(t *testing.T) {
 		{name: "relative public URL", env: map[string]string{"CLEARVEST_PUBLIC_URL": "clearvest.example.com"}, wantErr: "CLEARVEST_PUBLIC_URL:"},
 		{name: "unsupported mail scheme", env: map[string]string{"CLEARVEST_MAIL_URL": "http://mail"}, wantErr: `CLEARVEST_MAIL_URL: scheme "http" is not supported`},
 		{name: "relative mail directory", env: map[string]string{"CLEARVEST_MAIL_URL": "file://mail"}, wantErr: "CLEARVEST_MAIL_URL:"},
+		{name: "read replicas need DATABASE_URL", env: map[string]string{"CLEARVEST_READ_DATABASE_URL": "postgres://standby/x"}, wantErr: "CLEARVEST_READ_DATABASE_URL needs DATABASE_URL"},
 		{name: "unsupported database scheme", env: map[string]string{"DATABASE_URL": "mysql://db/x"}, wantErr: `DATABASE_URL: scheme "mysql" is not supported`},
 	}
 	for _, tt := range tests {

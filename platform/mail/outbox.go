@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"clearvest/platform/correlation"
 	"context"
 	"embed"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"clearvest/platform/correlation"
 	"clearvest/platform/pgmigrate"
 )
 

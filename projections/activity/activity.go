@@ -9,12 +9,12 @@
 package activity
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -152,7 +152,7 @@ type Item struct {
 }
 
 // Recent returns the latest activities, newest first.
-func Recent(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Item, error) {
+func Recent(ctx context.Context, pool pgread.Querier, limit int) ([]Item, error) {
 	rows, err := pool.Query(ctx, `SELECT i.position, i.kind, i.plan_name, COALESCE(p.country, ''), i.at
 		FROM rm_activity.items i LEFT JOIN rm_activity.people p ON p.user_id = i.user_id
 		ORDER BY i.position DESC LIMIT $1`, limit)
@@ -180,7 +180,7 @@ type Counts struct {
 }
 
 // Totals returns the counts.
-func Totals(ctx context.Context, pool *pgxpool.Pool) (Counts, error) {
+func Totals(ctx context.Context, pool pgread.Querier) (Counts, error) {
 	var c Counts
 	err := pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT country) FILTER (WHERE country <> '' AND NOT closed)
 		FROM rm_activity.people WHERE investor_at IS NOT NULL`).Scan(&c.Investors, &c.Countries)
@@ -191,7 +191,7 @@ func Totals(ctx context.Context, pool *pgxpool.Pool) (Counts, error) {
 }
 
 // IsInvestor reports whether a deposit of userID's was ever confirmed.
-func IsInvestor(ctx context.Context, pool *pgxpool.Pool, userID string) (bool, error) {
+func IsInvestor(ctx context.Context, pool pgread.Querier, userID string) (bool, error) {
 	var ok bool
 	err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM rm_activity.people WHERE user_id = $1 AND investor_at IS NOT NULL)`,
 		userID).Scan(&ok)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"strconv"
@@ -8,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Page sizes of the log: DefaultLimit when none is asked, at most MaxLimit.
@@ -51,7 +51,7 @@ type Entry struct {
 }
 
 // Log returns a page of entries, newest first, and whether more follow.
-func Log(ctx context.Context, pool *pgxpool.Pool, f Filter) ([]Entry, bool, error) {
+func Log(ctx context.Context, pool pgread.Querier, f Filter) ([]Entry, bool, error) {
 	limit := f.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -119,7 +119,7 @@ func Log(ctx context.Context, pool *pgxpool.Pool, f Filter) ([]Entry, bool, erro
 }
 
 // Kinds lists the event types the log holds, for the filter's choices.
-func Kinds(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+func Kinds(ctx context.Context, pool pgread.Querier) ([]string, error) {
 	rows, err := pool.Query(ctx, `SELECT event_type FROM rm_audit.kinds ORDER BY 1`)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)

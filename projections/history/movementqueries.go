@@ -1,13 +1,13 @@
 package history
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/money"
 	"clearvest/projections/keyset"
@@ -77,7 +77,7 @@ var settledQuery = keyset.Query{
 
 // SettledMovements reads up to limit of a user's settled movements after the cursor (from the
 // newest when after is nil), as keyset.Fetch does.
-func SettledMovements(ctx context.Context, pool *pgxpool.Pool, userID string, after *keyset.Cursor, limit int) (list []Movement, total int, more bool, err error) {
+func SettledMovements(ctx context.Context, pool pgread.Querier, userID string, after *keyset.Cursor, limit int) (list []Movement, total int, more bool, err error) {
 	return keyset.Fetch(ctx, pool, settledQuery, after, limit, func(row pgx.CollectableRow, total *int) (Movement, error) {
 		return scanMovement(row, total)
 	}, userID)

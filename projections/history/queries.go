@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,11 +14,8 @@ import (
 	"clearvest/domain/money"
 )
 
-// Querier is what the queries read through: a pool, or a transaction.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
+// Querier is what the queries read through: a pool, a transaction, or a read replica's choice.
+type Querier = pgread.Querier
 
 // Item is one history item.
 type Item struct {

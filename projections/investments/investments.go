@@ -4,13 +4,13 @@
 package investments
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
 	"clearvest/domain/account"
@@ -248,7 +248,7 @@ func scanWith(rs pgx.CollectableRow, extra ...any) (Investment, error) {
 }
 
 // ByID returns one investment.
-func ByID(ctx context.Context, pool *pgxpool.Pool, id string) (Investment, error) {
+func ByID(ctx context.Context, pool pgread.Querier, id string) (Investment, error) {
 	rows, err := pool.Query(ctx, `SELECT `+columns+from+`WHERE i.investment_id = $1 LIMIT 1`, id)
 	if err != nil {
 		return Investment{}, fmt.Errorf("investments: investment: %w", err)
@@ -264,7 +264,7 @@ func ByID(ctx context.Context, pool *pgxpool.Pool, id string) (Investment, error
 }
 
 // ByUser lists a user's investments, newest first.
-func ByUser(ctx context.Context, pool *pgxpool.Pool, userID string) ([]Investment, error) {
+func ByUser(ctx context.Context, pool pgread.Querier, userID string) ([]Investment, error) {
 	return list(ctx, pool, `WHERE i.user_id = $1 ORDER BY i.requested_at DESC, i.investment_id DESC LIMIT 1000`, userID)
 }
 
@@ -277,7 +277,7 @@ var pendingQuery = keyset.Query{
 
 // PendingPage lists up to limit investments waiting for staff, oldest first, starting after the
 // cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
-func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Investment, total int, more bool, err error) {
+func PendingPage(ctx context.Context, pool pgread.Querier, after *keyset.Cursor, limit int) (list []Investment, total int, more bool, err error) {
 	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Investment, error) {
 		return scanWith(row, total)
 	})
@@ -287,7 +287,7 @@ func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, 
 	return list, total, more, nil
 }
 
-func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([]Investment, error) {
+func list(ctx context.Context, pool pgread.Querier, where string, args ...any) ([]Investment, error) {
 	rows, err := pool.Query(ctx, `SELECT `+columns+from+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("investments: list: %w", err)
@@ -303,7 +303,7 @@ func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([
 // page) with an active investment whose end is at or before now, at most limit of them. The
 // maturity job pages through every due account with it, so that accounts it cannot settle never
 // stand in front of the others.
-func DueAccountsAfter(ctx context.Context, pool *pgxpool.Pool, now time.Time, after string, limit int) ([]string, error) {
+func DueAccountsAfter(ctx context.Context, pool pgread.Querier, now time.Time, after string, limit int) ([]string, error) {
 	rows, err := pool.Query(ctx, `SELECT DISTINCT user_id FROM rm_investments.investments
 		WHERE status = 'Active' AND end_at <= $1 AND user_id > $2 ORDER BY user_id LIMIT $3`, now, after, limit)
 	if err != nil {
@@ -318,7 +318,7 @@ func DueAccountsAfter(ctx context.Context, pool *pgxpool.Pool, now time.Time, af
 
 // DueAccounts lists the users with an active investment whose end is at or before now, the
 // earliest end first, at most limit of them.
-func DueAccounts(ctx context.Context, pool *pgxpool.Pool, now time.Time, limit int) ([]string, error) {
+func DueAccounts(ctx context.Context, pool pgread.Querier, now time.Time, limit int) ([]string, error) {
 	rows, err := pool.Query(ctx, `SELECT user_id FROM rm_investments.investments WHERE status = 'Active' AND end_at <= $1
 		GROUP BY user_id ORDER BY min(end_at), user_id LIMIT $2`, now, limit)
 	if err != nil {

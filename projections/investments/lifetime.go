@@ -1,10 +1,9 @@
 package investments
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/money"
 )
@@ -12,7 +11,7 @@ import (
 // LifetimeInvested is what userID has put into plans over their lifetime: every investment that
 // was activated, whatever became of it since (matured, redeemed early). Reinvestments are left
 // out: they move returns and principal already counted, not new money.
-func LifetimeInvested(ctx context.Context, pool *pgxpool.Pool, userID string) (money.Money, error) {
+func LifetimeInvested(ctx context.Context, pool pgread.Querier, userID string) (money.Money, error) {
 	var s string
 	err := pool.QueryRow(ctx, `SELECT `+cents("COALESCE(sum(amount), 0)")+` FROM rm_investments.investments
 		WHERE user_id = $1 AND start_at IS NOT NULL AND reinvested_from = ''`, userID).Scan(&s)

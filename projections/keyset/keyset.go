@@ -8,6 +8,7 @@
 package keyset
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/domainerr"
 )
@@ -124,7 +124,7 @@ type Query struct {
 // nil), oldest first, with how many wait in all, counted in the same statement so the two agree;
 // more reports whether another page follows. scan reads the Select columns and then the count
 // into total.
-func Fetch[T any](ctx context.Context, pool *pgxpool.Pool, q Query, after *Cursor, limit int, scan func(row pgx.CollectableRow, total *int) (T, error), args ...any) (list []T, total int, more bool, err error) {
+func Fetch[T any](ctx context.Context, pool pgread.Querier, q Query, after *Cursor, limit int, scan func(row pgx.CollectableRow, total *int) (T, error), args ...any) (list []T, total int, more bool, err error) {
 	var at any
 	id := ""
 	if after != nil {

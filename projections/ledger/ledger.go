@@ -5,6 +5,7 @@
 package ledger
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
 	books "clearvest/domain/ledger"
@@ -311,14 +311,9 @@ func loadFigures(ctx context.Context, tx pgx.Tx, users []string) (map[string]acc
 
 // ---- queries ----
 
-// Querier is what the queries read through: a pool, or a transaction that reads the read model
-// and its checkpoint from one snapshot.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-var _ Querier = (*pgxpool.Pool)(nil)
+// Querier is what the queries read through: a pool, a transaction that reads the read model
+// and its checkpoint from one snapshot, or a read replica's choice.
+type Querier = pgread.Querier
 
 // ErrNotFound is returned for a user the read model holds no money events of.
 var ErrNotFound = errors.New("ledger: no money events for this user")

@@ -4,13 +4,13 @@
 package plans
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
 	"clearvest/domain/money"
@@ -174,7 +174,7 @@ func scanPlan(row pgx.CollectableRow) (Plan, error) {
 }
 
 // Active lists the plans offered to investors, smallest minimum first (then by name).
-func Active(ctx context.Context, pool *pgxpool.Pool) ([]Plan, error) {
+func Active(ctx context.Context, pool pgread.Querier) ([]Plan, error) {
 	rows, err := pool.Query(ctx, `SELECT `+planColumns+` FROM rm_plans.plans WHERE active ORDER BY min_amount, name, id`)
 	if err != nil {
 		return nil, fmt.Errorf("plans: %w", err)
@@ -187,7 +187,7 @@ func Active(ctx context.Context, pool *pgxpool.Pool) ([]Plan, error) {
 }
 
 // All lists every plan, withdrawn ones included, in the same order.
-func All(ctx context.Context, pool *pgxpool.Pool) ([]Plan, error) {
+func All(ctx context.Context, pool pgread.Querier) ([]Plan, error) {
 	rows, err := pool.Query(ctx, `SELECT `+planColumns+` FROM rm_plans.plans ORDER BY min_amount, name, id`)
 	if err != nil {
 		return nil, fmt.Errorf("plans: %w", err)
@@ -200,7 +200,7 @@ func All(ctx context.Context, pool *pgxpool.Pool) ([]Plan, error) {
 }
 
 // Get returns one plan, active or not.
-func Get(ctx context.Context, pool *pgxpool.Pool, id string) (Plan, error) {
+func Get(ctx context.Context, pool pgread.Querier, id string) (Plan, error) {
 	rows, err := pool.Query(ctx, `SELECT `+planColumns+` FROM rm_plans.plans WHERE id = $1`, id)
 	if err != nil {
 		return Plan{}, fmt.Errorf("plans: %w", err)
@@ -216,7 +216,7 @@ func Get(ctx context.Context, pool *pgxpool.Pool, id string) (Plan, error) {
 }
 
 // TermsAt returns the terms of one version of a plan, as an investment made under it keeps them.
-func TermsAt(ctx context.Context, pool *pgxpool.Pool, id string, version int) (plan.Terms, error) {
+func TermsAt(ctx context.Context, pool pgread.Querier, id string, version int) (plan.Terms, error) {
 	var t plan.Terms
 	var minText, maxText, rateText string
 	err := pool.QueryRow(ctx, `SELECT min_amount::text, max_amount::text, term_days, term_rate::text

@@ -4,13 +4,13 @@
 package proposals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/money"
 	"clearvest/domain/proposal"
@@ -128,12 +128,12 @@ const columns = `p.proposal_id, p.kind, p.subject_id, p.user_id, coalesce(u.name
 	LEFT JOIN rm_users.users d ON d.id = p.decider_id`
 
 // Pending returns up to limit proposals waiting for a second person, oldest first.
-func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Row, error) {
+func Pending(ctx context.Context, pool pgread.Querier, limit int) ([]Row, error) {
 	return query(ctx, pool, `SELECT `+columns+` WHERE p.status = 'pending' ORDER BY p.opened_at, p.proposal_id LIMIT $1`, limit)
 }
 
 // CountPending is how many proposals wait for a second person, all of them.
-func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+func CountPending(ctx context.Context, pool pgread.Querier) (int, error) {
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_proposals.proposals WHERE status = 'pending'`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("proposals: count pending: %w", err)
@@ -142,11 +142,11 @@ func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
 }
 
 // Recent returns up to limit decided proposals, newest decision first.
-func Recent(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Row, error) {
+func Recent(ctx context.Context, pool pgread.Querier, limit int) ([]Row, error) {
 	return query(ctx, pool, `SELECT `+columns+` WHERE p.status <> 'pending' ORDER BY p.decided_at DESC, p.proposal_id LIMIT $1`, limit)
 }
 
-func query(ctx context.Context, pool *pgxpool.Pool, sql string, limit int) ([]Row, error) {
+func query(ctx context.Context, pool pgread.Querier, sql string, limit int) ([]Row, error) {
 	if limit <= 0 {
 		limit = 100
 	}

@@ -1,15 +1,14 @@
 package referrals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // QualifiedCount is how many of the users referrerID referred have qualified (their first
 // deposit was confirmed), closed accounts included: they qualified when they did.
-func QualifiedCount(ctx context.Context, pool *pgxpool.Pool, referrerID string) (int, error) {
+func QualifiedCount(ctx context.Context, pool pgread.Querier, referrerID string) (int, error) {
 	var n int
 	err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_referrals.referred WHERE referrer_id = $1 AND qualified_at IS NOT NULL`,
 		referrerID).Scan(&n)

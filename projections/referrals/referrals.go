@@ -9,12 +9,12 @@
 package referrals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -121,7 +121,7 @@ type Referred struct {
 func (r Referred) Qualified() bool { return r.QualifiedAt != nil }
 
 // List returns the users referrerID referred, newest first.
-func List(ctx context.Context, pool *pgxpool.Pool, referrerID string) ([]Referred, error) {
+func List(ctx context.Context, pool pgread.Querier, referrerID string) ([]Referred, error) {
 	rows, err := pool.Query(ctx, `SELECT user_id, name, photo, closed, joined_at, qualified_at, bonus::text, credited_at
 		FROM rm_referrals.referred WHERE referrer_id = $1 ORDER BY joined_at DESC, user_id DESC`, referrerID)
 	if err != nil {

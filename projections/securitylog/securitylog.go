@@ -11,6 +11,7 @@
 package securitylog
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +19,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
@@ -232,7 +232,7 @@ func actedThemselves(m eventstore.Metadata, userID string) bool {
 }
 
 // ForUser returns a user's most recent entries, newest first (limit ≤ 0 means 50, at most 500).
-func ForUser(ctx context.Context, pool *pgxpool.Pool, userID string, limit int) ([]Entry, error) {
+func ForUser(ctx context.Context, pool pgread.Querier, userID string, limit int) ([]Entry, error) {
 	if limit <= 0 {
 		limit = 50
 	}

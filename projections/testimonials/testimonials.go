@@ -9,12 +9,12 @@
 package testimonials
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
 	"clearvest/domain/testimonial"
@@ -123,7 +123,7 @@ func scan(rs pgx.CollectableRow) (Testimonial, error) {
 	return t, err
 }
 
-func list(ctx context.Context, pool *pgxpool.Pool, query string, args ...any) ([]Testimonial, error) {
+func list(ctx context.Context, pool pgread.Querier, query string, args ...any) ([]Testimonial, error) {
 	rows, err := pool.Query(ctx, `SELECT `+columns+` FROM rm_testimonials.testimonials `+query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("testimonials: %w", err)
@@ -136,13 +136,13 @@ func list(ctx context.Context, pool *pgxpool.Pool, query string, args ...any) ([
 }
 
 // Pending lists the testimonials waiting for staff, oldest first.
-func Pending(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Testimonial, error) {
+func Pending(ctx context.Context, pool pgread.Querier, limit int) ([]Testimonial, error) {
 	return list(ctx, pool, `WHERE status = 'Pending' ORDER BY submitted_at, testimonial_id LIMIT $1`, limit)
 }
 
 // CountPending is how many testimonials wait for staff, all of them (Pending shows at most a
 // page).
-func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+func CountPending(ctx context.Context, pool pgread.Querier) (int, error) {
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_testimonials.testimonials WHERE status = 'Pending'`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("testimonials: count pending: %w", err)
@@ -151,12 +151,12 @@ func CountPending(ctx context.Context, pool *pgxpool.Pool) (int, error) {
 }
 
 // Approved lists the published testimonials, most recently approved first.
-func Approved(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Testimonial, error) {
+func Approved(ctx context.Context, pool pgread.Querier, limit int) ([]Testimonial, error) {
 	return list(ctx, pool, `WHERE status = 'Approved' ORDER BY decided_at DESC, testimonial_id DESC LIMIT $1`, limit)
 }
 
 // Latest returns the user's most recent testimonial; ok is false when they wrote none.
-func Latest(ctx context.Context, pool *pgxpool.Pool, userID string) (t Testimonial, ok bool, err error) {
+func Latest(ctx context.Context, pool pgread.Querier, userID string) (t Testimonial, ok bool, err error) {
 	out, err := list(ctx, pool, `WHERE user_id = $1 ORDER BY submitted_at DESC, testimonial_id DESC LIMIT 1`, userID)
 	if err != nil || len(out) == 0 {
 		return Testimonial{}, false, err
@@ -168,7 +168,7 @@ func Latest(ctx context.Context, pool *pgxpool.Pool, userID string) (t Testimoni
 var ErrNotFound = testimonial.ErrNotFound
 
 // Get returns one testimonial.
-func Get(ctx context.Context, pool *pgxpool.Pool, id string) (Testimonial, error) {
+func Get(ctx context.Context, pool pgread.Querier, id string) (Testimonial, error) {
 	out, err := list(ctx, pool, `WHERE testimonial_id = $1`, id)
 	if err != nil {
 		return Testimonial{}, err

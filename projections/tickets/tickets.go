@@ -7,12 +7,12 @@
 package tickets
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/support"
 	"clearvest/eventstore"
@@ -108,7 +108,7 @@ type Ticket struct {
 }
 
 // List returns up to limit tickets: open first, then answered, then closed, each oldest first.
-func List(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Ticket, error) {
+func List(ctx context.Context, pool pgread.Querier, limit int) ([]Ticket, error) {
 	rows, err := pool.Query(ctx, `SELECT ticket_id, name, email, message, status, opened_at, replies, last_reply, last_reply_at, closed_at
 		FROM rm_tickets.tickets ORDER BY status_rank, opened_at, ticket_id LIMIT $1`, limit)
 	if err != nil {
@@ -128,7 +128,7 @@ func List(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Ticket, error) 
 }
 
 // CountOpen is how many tickets wait for staff's first answer.
-func CountOpen(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+func CountOpen(ctx context.Context, pool pgread.Querier) (int, error) {
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_tickets.tickets WHERE status_rank = $1`, rank[support.StatusOpen]).Scan(&n); err != nil {
 		return 0, fmt.Errorf("tickets: count open: %w", err)

@@ -9,6 +9,7 @@
 package users
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,7 +18,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
@@ -283,7 +283,7 @@ func scanUser(rs pgx.CollectableRow) (User, error) {
 	return u, err
 }
 
-func one(ctx context.Context, pool *pgxpool.Pool, where string, arg any) (User, error) {
+func one(ctx context.Context, pool pgread.Querier, where string, arg any) (User, error) {
 	rows, err := pool.Query(ctx, `SELECT `+userColumns+` FROM rm_users.users WHERE `+where+` LIMIT 1`, arg)
 	if err != nil {
 		return User{}, fmt.Errorf("users: %w", err)
@@ -299,7 +299,7 @@ func one(ctx context.Context, pool *pgxpool.Pool, where string, arg any) (User, 
 }
 
 // Get returns one user, closed ones included (with their personal fields blank).
-func Get(ctx context.Context, pool *pgxpool.Pool, id string) (User, error) {
+func Get(ctx context.Context, pool pgread.Querier, id string) (User, error) {
 	return one(ctx, pool, `id = $1`, id)
 }
 
@@ -314,7 +314,7 @@ type Join interface {
 }
 
 // GetWith returns one user as Get does, with j's columns read in the same query.
-func GetWith(ctx context.Context, pool *pgxpool.Pool, id string, j Join) (User, error) {
+func GetWith(ctx context.Context, pool pgread.Querier, id string, j Join) (User, error) {
 	rows, err := pool.Query(ctx, `SELECT `+qualifiedColumns+`, `+j.Columns()+` FROM rm_users.users u `+j.Join()+`
 		WHERE u.id = $1 LIMIT 1`, id)
 	if err != nil {
@@ -349,7 +349,7 @@ const (
 )
 
 // List returns a page of users, newest first, and how many users match in all.
-func List(ctx context.Context, pool *pgxpool.Pool, opts ListOptions) ([]User, int, error) {
+func List(ctx context.Context, pool pgread.Querier, opts ListOptions) ([]User, int, error) {
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = defaultLimit
@@ -382,7 +382,7 @@ func escapeLike(s string) string {
 
 // Counts returns how many users have verified their e-mail, how many are suspended, and how many
 // there are, closed accounts not counted.
-func Counts(ctx context.Context, pool *pgxpool.Pool) (verified, suspended, total int, err error) {
+func Counts(ctx context.Context, pool pgread.Querier) (verified, suspended, total int, err error) {
 	err = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE is_verified), count(*) FILTER (WHERE status = 'suspended'), count(*)
 		FROM rm_users.users WHERE status <> 'closed'`).Scan(&verified, &suspended, &total)
 	if err != nil {
@@ -400,7 +400,7 @@ type Referral struct {
 }
 
 // Referrals lists the users referrerID referred, newest first; closed accounts are left out.
-func Referrals(ctx context.Context, pool *pgxpool.Pool, referrerID string) ([]Referral, error) {
+func Referrals(ctx context.Context, pool pgread.Querier, referrerID string) ([]Referral, error) {
 	rows, err := pool.Query(ctx, `SELECT id, name, email, photo FROM rm_users.users
 		WHERE referred_by = $1 AND status <> 'closed' ORDER BY created_at DESC, id DESC`, referrerID)
 	if err != nil {
@@ -437,7 +437,7 @@ var kycQueue = keyset.Query{
 // KYCQueuePage lists up to limit identity checks waiting for review, oldest submission first,
 // starting after the cursor (from the start when after is nil), with how many wait in all
 // (keyset.Fetch).
-func KYCQueuePage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []PendingKYC, total int, more bool, err error) {
+func KYCQueuePage(ctx context.Context, pool pgread.Querier, after *keyset.Cursor, limit int) (list []PendingKYC, total int, more bool, err error) {
 	list, total, more, err = keyset.Fetch(ctx, pool, kycQueue, after, limit, func(rs pgx.CollectableRow, total *int) (PendingKYC, error) {
 		var p PendingKYC
 		var sides string
@@ -454,7 +454,7 @@ func KYCQueuePage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor,
 
 // KYCRetentionCandidates lists the users whose identity documents a retention run looks at:
 // closed accounts and decided checks.
-func KYCRetentionCandidates(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+func KYCRetentionCandidates(ctx context.Context, pool pgread.Querier) ([]string, error) {
 	rows, err := pool.Query(ctx, `SELECT id FROM rm_users.users
 		WHERE kyc_submission > 0 AND (status = 'closed' OR kyc_status IN ('Approved', 'Rejected')) ORDER BY id`)
 	if err != nil {
@@ -491,7 +491,7 @@ var staffList = func() keyset.Query {
 
 // StaffPage lists up to limit users matching f, newest first, starting after the cursor (from
 // the start when after is nil), with how many match in all (keyset.Fetch).
-func StaffPage(ctx context.Context, pool *pgxpool.Pool, f Filter, after *keyset.Cursor, limit int) (list []User, total int, more bool, err error) {
+func StaffPage(ctx context.Context, pool pgread.Querier, f Filter, after *keyset.Cursor, limit int) (list []User, total int, more bool, err error) {
 	search := strings.TrimSpace(f.Search)
 	list, total, more, err = keyset.Fetch(ctx, pool, staffList, after, limit, func(rs pgx.CollectableRow, total *int) (User, error) {
 		var u User

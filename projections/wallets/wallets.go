@@ -4,13 +4,13 @@
 package wallets
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
 	"clearvest/domain/money"
@@ -157,7 +157,7 @@ func (r *requests) queue(batch *pgx.Batch) {
 
 // Balances returns a user's figures from the books (projections/ledger); a user without money
 // events has zeros.
-func Balances(ctx context.Context, pool *pgxpool.Pool, userID string) (account.Balances, error) {
+func Balances(ctx context.Context, pool pgread.Querier, userID string) (account.Balances, error) {
 	b, err := ledger.Figures(ctx, pool, userID)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return account.Balances{}, nil
@@ -225,7 +225,7 @@ func scanDepositWith(rs pgx.CollectableRow, extra ...any) (Deposit, error) {
 }
 
 // ByTransactionID returns one deposit.
-func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID string) (Deposit, error) {
+func ByTransactionID(ctx context.Context, pool pgread.Querier, transactionID string) (Deposit, error) {
 	rows, err := pool.Query(ctx, `SELECT `+depositColumns+` FROM rm_wallets.deposits d
 		LEFT JOIN rm_users.users u ON u.id = d.user_id WHERE d.transaction_id = $1`, transactionID)
 	if err != nil {
@@ -242,7 +242,7 @@ func ByTransactionID(ctx context.Context, pool *pgxpool.Pool, transactionID stri
 }
 
 // PendingChainOf returns a user's pending deposits the chain watcher decides, oldest first.
-func PendingChainOf(ctx context.Context, pool *pgxpool.Pool, userID string) ([]Deposit, error) {
+func PendingChainOf(ctx context.Context, pool pgread.Querier, userID string) ([]Deposit, error) {
 	rows, err := pool.Query(ctx, `SELECT `+depositColumns+` FROM rm_wallets.deposits d
 		LEFT JOIN rm_users.users u ON u.id = d.user_id
 		WHERE d.user_id = $1 AND d.status = 'Pending' AND d.source = 'chain' ORDER BY d.requested_at, d.transaction_id`, userID)
@@ -267,7 +267,7 @@ var pendingQuery = keyset.Query{
 
 // PendingPage lists up to limit deposits waiting for staff, oldest first, starting after the
 // cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
-func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Deposit, total int, more bool, err error) {
+func PendingPage(ctx context.Context, pool pgread.Querier, after *keyset.Cursor, limit int) (list []Deposit, total int, more bool, err error) {
 	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Deposit, error) {
 		return scanDepositWith(row, total)
 	})
@@ -279,7 +279,7 @@ func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, 
 
 // PendingForStaff counts the pending deposits staff decide: the declared ones. A chain deposit
 // waits in the queue too, with its confirmations, but the watcher decides it.
-func PendingForStaff(ctx context.Context, pool *pgxpool.Pool) (int, error) {
+func PendingForStaff(ctx context.Context, pool pgread.Querier) (int, error) {
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rm_wallets.deposits WHERE status = 'Pending' AND source <> 'chain'`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("wallets: pending for staff: %w", err)
@@ -289,7 +289,7 @@ func PendingForStaff(ctx context.Context, pool *pgxpool.Pool) (int, error) {
 
 // DepositedOf returns what each of the users has deposited: the sum received of their confirmed
 // deposits, by user id; a user without one is left out (nothing deposited).
-func DepositedOf(ctx context.Context, pool *pgxpool.Pool, userIDs []string) (map[string]money.Money, error) {
+func DepositedOf(ctx context.Context, pool pgread.Querier, userIDs []string) (map[string]money.Money, error) {
 	rows, err := pool.Query(ctx, `SELECT user_id, `+cents(`sum(received)`)+` FROM rm_wallets.deposits
 		WHERE user_id = ANY($1) AND status = 'Confirmed' GROUP BY user_id`, userIDs)
 	if err != nil {

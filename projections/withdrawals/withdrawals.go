@@ -5,13 +5,13 @@
 package withdrawals
 
 import (
+	"clearvest/platform/pgread"
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/account"
 	"clearvest/domain/chain"
@@ -209,7 +209,7 @@ func scanWith(rs pgx.CollectableRow, extra ...any) (Withdrawal, error) {
 }
 
 // ByID returns one withdrawal.
-func ByID(ctx context.Context, pool *pgxpool.Pool, id string) (Withdrawal, error) {
+func ByID(ctx context.Context, pool pgread.Querier, id string) (Withdrawal, error) {
 	rows, err := pool.Query(ctx, `SELECT `+columns+from+`WHERE w.withdrawal_id = $1`, id)
 	if err != nil {
 		return Withdrawal{}, fmt.Errorf("withdrawals: withdrawal: %w", err)
@@ -233,7 +233,7 @@ var pendingQuery = keyset.Query{
 
 // PendingPage lists up to limit withdrawals waiting for staff, oldest first, starting after the
 // cursor (from the start when after is nil), with how many wait in all (keyset.Fetch).
-func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, limit int) (list []Withdrawal, total int, more bool, err error) {
+func PendingPage(ctx context.Context, pool pgread.Querier, after *keyset.Cursor, limit int) (list []Withdrawal, total int, more bool, err error) {
 	list, total, more, err = keyset.Fetch(ctx, pool, pendingQuery, after, limit, func(row pgx.CollectableRow, total *int) (Withdrawal, error) {
 		return scanWith(row, total)
 	})
@@ -244,14 +244,14 @@ func PendingPage(ctx context.Context, pool *pgxpool.Pool, after *keyset.Cursor, 
 }
 
 // ByUser lists a user's withdrawals, newest first.
-func ByUser(ctx context.Context, pool *pgxpool.Pool, userID string, limit int) ([]Withdrawal, error) {
+func ByUser(ctx context.Context, pool pgread.Querier, userID string, limit int) ([]Withdrawal, error) {
 	if limit <= 0 {
 		limit = 500
 	}
 	return list(ctx, pool, `WHERE w.user_id = $2 ORDER BY w.requested_at DESC, w.withdrawal_id LIMIT $1`, limit, userID)
 }
 
-func list(ctx context.Context, pool *pgxpool.Pool, where string, args ...any) ([]Withdrawal, error) {
+func list(ctx context.Context, pool pgread.Querier, where string, args ...any) ([]Withdrawal, error) {
 	rows, err := pool.Query(ctx, `SELECT `+columns+from+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("withdrawals: list: %w", err)

@@ -1,0 +1,172 @@
+package pgread
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+type choiceKey struct{}
+
+// choice is where a request's read-model queries go.
+type choice struct {
+	replica *Replica
+	// fellBack is called when a query of the request was served by the primary instead.
+	fellBack func()
+}
+
+// WithReplica marks ctx's read-model queries for r; a nil r keeps them on the primary.
+// fellBack, which may be nil, is called each time a query falls back to the primary.
+func WithReplica(ctx context.Context, r *Replica, fellBack func()) context.Context {
+	return context.WithValue(ctx, choiceKey{}, &choice{replica: r, fellBack: fellBack})
+}
+
+// On returns what a read-model query of ctx should read through: the replica WithReplica
+// chose, else primary itself. Only read paths call it, with the primary they would otherwise
+// read, so that without a choice (commands, background work, no replicas configured) nothing
+// changes.
+func On(ctx context.Context, primary Querier) Querier {
+	c, ok := ctx.Value(choiceKey{}).(*choice)
+	if !ok || c.replica == nil {
+		return primary
+	}
+	return &replicaQuerier{c: c, primary: primary}
+}
+
+// replicaQuerier reads the chosen replica, and the primary once when the replica cannot run a
+// query for want of a connection.
+type replicaQuerier struct {
+	c       *choice
+	primary Querier
+}
+
+// fallBack reports whether a failed replica query should run on the primary, and if so
+// accounts for it.
+func (q *replicaQuerier) fallBack(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || !connectionError(err) {
+		return false
+	}
+	r := q.c.replica
+	// A recovery conflict cancels one query; the standby itself is fine.
+	if !isRecoveryConflict(err) {
+		r.markDown(err)
+	}
+	if r.set.fallbacks != nil {
+		r.set.fallbacks.WithLabelValues(r.name).Inc()
+	}
+	if q.c.fellBack != nil {
+		q.c.fellBack()
+	}
+	return true
+}
+
+func (q *replicaQuerier) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	rows, err := q.c.replica.pool.Query(ctx, sql, args...)
+	if err != nil {
+		if q.fallBack(ctx, err) {
+			return q.primary.Query(ctx, sql, args...)
+		}
+		return rows, err
+	}
+	return &retryRows{Rows: rows, q: q, ctx: ctx, sql: sql, args: args}, nil
+}
+
+func (q *replicaQuerier) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return &retryRow{q: q, ctx: ctx, sql: sql, args: args}
+}
+
+// retryRow runs the query when scanned, which is when pgx reports its errors.
+type retryRow struct {
+	q    *replicaQuerier
+	ctx  context.Context
+	sql  string
+	args []any
+}
+
+func (r *retryRow) Scan(dest ...any) error {
+	err := r.q.c.replica.pool.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...)
+	if err != nil && r.q.fallBack(r.ctx, err) {
+		return r.q.primary.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...)
+	}
+	return err
+}
+
+// retryRows moves to the primary when the replica's answer fails before its first row: a
+// connection that died while idle in the pool reports it only then. Past the first row the
+// caller has seen data, and a failure is returned as it is.
+type retryRows struct {
+	pgx.Rows
+	q       *replicaQuerier
+	ctx     context.Context
+	sql     string
+	args    []any
+	started bool
+	err     error
+}
+
+func (r *retryRows) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	if r.started {
+		return r.Rows.Next()
+	}
+	r.started = true
+	if r.Rows.Next() {
+		return true
+	}
+	err := r.Rows.Err()
+	if err == nil || !r.q.fallBack(r.ctx, err) {
+		return false
+	}
+	r.Rows.Close()
+	rows, err := r.q.primary.Query(r.ctx, r.sql, r.args...)
+	if err != nil {
+		r.err = err
+		return false
+	}
+	r.Rows = rows
+	return r.Rows.Next()
+}
+
+func (r *retryRows) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.Rows.Err()
+}
+
+func isRecoveryConflict(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40001"
+}
+
+// Route chooses where a safe request's read-model queries go (middleware.ReadRouter): with
+// position 0 a replica in rotation; with a position above 0 one that has replayed it within
+// maxWait (bounded by the maximum lag too: a replica in rotation is no further behind than
+// that), else the primary; with a negative position the primary.
+func (s *Set) Route(ctx context.Context, position int64, maxWait time.Duration, fellBack func()) (context.Context, bool) {
+	var r *Replica
+	if position >= 0 {
+		r = s.Pick()
+	}
+	if r != nil && position > 0 {
+		target := position
+		if s.target != nil {
+			target = s.target(position)
+		}
+		wctx, cancel := context.WithTimeout(ctx, min(maxWait, s.maxLag))
+		err := s.WaitFor(wctx, r, target)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, ErrNotApplied) {
+				s.log.Debug("read replica: reading its checkpoints failed; the primary serves", "replica", r.name, "err", err)
+			}
+			r = nil
+		}
+	}
+	return WithReplica(ctx, r, fellBack), r != nil
+}
