@@ -315,7 +315,7 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 		for _, e := range page {
 			count++
 			types[e.Type] = true
-			at := fmt.Sprintf("position %d (%s v%d, %s)", e.Position, e.StreamID, e.Version, e.Type)
+			at := eventAt(e)
 			if e.Position <= last {
 				fails.add("%s: comes after position %d; read-all order must strictly increase", at, last)
 			}
@@ -333,6 +333,15 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 
 			if !registry.Known(e.Type) {
 				fails.add("%s: unknown event type %q: no registered Go type decodes it", at, e.Type)
+				continue
+			}
+			if decodedLater(opts.Verifiers, e.StreamID) {
+				// Decoded, and its metadata opened, when its stream is read again: once is enough.
+				for _, v := range opts.Verifiers {
+					for _, err := range joined(v.Observe(e, nil)) {
+						fails.add("%s: %s: %v", at, v.Name(), err)
+					}
+				}
 				continue
 			}
 			ev, err := registry.Decode(e)
@@ -370,7 +379,8 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 	}
 	for _, v := range opts.Verifiers {
 		if sv, ok := v.(streamVerifier); ok {
-			if err := verifyStreams(ctx, store, registry, &fails, sv, last); err != nil {
+			checks := func(stream eventstore.StreamID) bool { return rereaderOf(opts.Verifiers, stream) == sv }
+			if err := verifyStreams(ctx, store, registry, &fails, sv, last, checks); err != nil {
 				return err
 			}
 		}
@@ -394,18 +404,47 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 	return fmt.Errorf("events verify: %d failed checks", fails.total)
 }
 
+// decodedLater reports whether the events of stream are decoded in the second read rather than
+// the first: when a stream verifier reads the stream again anyway, and every verifier is one (a
+// stream verifier's Observe only notes the streams, so it is handed no event). Decoding money
+// events once instead of twice is most of what the second read would otherwise add.
+func decodedLater(verifiers []logVerifier, stream eventstore.StreamID) bool {
+	for _, v := range verifiers {
+		if _, ok := v.(streamVerifier); !ok {
+			return false
+		}
+	}
+	return rereaderOf(verifiers, stream) != nil
+}
+
+// rereaderOf is the first stream verifier that reads stream again, nil if none: the one whose
+// second read reports the stream's events that do not decode when decodedLater holds.
+func rereaderOf(verifiers []logVerifier, stream eventstore.StreamID) streamVerifier {
+	for _, v := range verifiers {
+		if sv, ok := v.(streamVerifier); ok && sv.Rereads(stream) {
+			return sv
+		}
+	}
+	return nil
+}
+
 // streamPage is one page of a stream read again, decoded; end marks the stream's last page.
+// failed lists the events left out for not decoding, when this read is the one to report them.
 type streamPage struct {
 	stream eventstore.StreamID
 	envs   []eventstore.Envelope
 	events []aggregate.Event
+	failed []string
 	end    bool
 }
 
 // verifyStreams reads the streams v names again, oldest version first, and hands their events
 // up to position last (what the read in position order covered) to v. One goroutine reads and
 // decodes the next page while v checks the one before, so at most a few pages are in memory.
-func verifyStreams(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, fails *failureList, v streamVerifier, last int64) error {
+// For the streams reports names, the first read left decoding to this one (decodedLater), which
+// then reports the events that do not decode or whose metadata does not open.
+func verifyStreams(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, fails *failureList, v streamVerifier, last int64,
+	reports func(eventstore.StreamID) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make(chan streamPage, 2)
@@ -413,15 +452,18 @@ func verifyStreams(ctx context.Context, store eventstore.Store, registry *events
 	go func() {
 		defer close(pages)
 		for _, r := range v.Streams() {
-			if err := readStream(ctx, store, registry, r, last, pages); err != nil {
+			if err := readStream(ctx, store, registry, r, last, reports(r.Stream), pages); err != nil {
 				readErr <- err
 				return
 			}
 		}
 	}()
 	for p := range pages {
+		for _, f := range p.failed {
+			fails.add("%s", f)
+		}
 		for i, e := range p.envs {
-			at := fmt.Sprintf("position %d (%s v%d, %s)", e.Position, e.StreamID, e.Version, e.Type)
+			at := eventAt(e)
 			for _, err := range joined(v.ObserveStream(e, p.events[i])) {
 				fails.add("%s: %s: %v", at, v.Name(), err)
 			}
@@ -441,9 +483,10 @@ func verifyStreams(ctx context.Context, store eventstore.Store, registry *events
 }
 
 // readStream sends r's stream, by version, to pages, leaving out events after position last and
-// those that failed the first read's type or decoding checks: they were reported there, and the
-// verifier never saw them in Observe.
-func readStream(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, r streamRead, last int64, pages chan<- streamPage) error {
+// those that fail the type or decoding checks. The first read reported those, unless it left
+// decoding to this one (report): then this read does, with the metadata check the first read
+// would have made.
+func readStream(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, r streamRead, last int64, report bool, pages chan<- streamPage) error {
 	from := r.FromVersion
 	// Pages overlap by one version: a version stored twice (reported by the first read) may
 	// straddle a page boundary, and both of its events must still be seen, once.
@@ -469,7 +512,15 @@ func readStream(ctx context.Context, store eventstore.Store, registry *eventstor
 			}
 			ev, err := registry.Decode(e)
 			if err != nil {
+				if report {
+					out.failed = append(out.failed, fmt.Sprintf("%s: does not decode: %v", eventAt(e), err))
+				}
 				continue
+			}
+			if report {
+				if _, err := registry.OpenMetadata(e); err != nil {
+					out.failed = append(out.failed, fmt.Sprintf("%s: metadata does not open: %v", eventAt(e), err))
+				}
 			}
 			out.envs = append(out.envs, e)
 			out.events = append(out.events, ev)
@@ -490,6 +541,11 @@ func readStream(ctx context.Context, store eventstore.Store, registry *eventstor
 		}
 		from, boundary = top, next
 	}
+}
+
+// eventAt names an event in a failure: where it is in the log and in its stream, and its type.
+func eventAt(e eventstore.Envelope) string {
+	return fmt.Sprintf("position %d (%s v%d, %s)", e.Position, e.StreamID, e.Version, e.Type)
 }
 
 // joined splits an error made with errors.Join into its parts, so that each is listed as a

@@ -123,6 +123,11 @@ func (v *ledgerVerifier) Observe(env eventstore.Envelope, _ aggregate.Event) err
 	return nil
 }
 
+// Rereads: the money streams, whose every event the replay reads again.
+func (v *ledgerVerifier) Rereads(stream eventstore.StreamID) bool {
+	return stream.Category() == account.StreamCategory
+}
+
 // Streams lists the money streams Observe saw, in the order of their names.
 func (v *ledgerVerifier) Streams() []streamRead {
 	ids := make([]string, 0, len(v.users))
