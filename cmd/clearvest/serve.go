@@ -50,17 +50,17 @@ func appClock(cfg config.Config) (clock.Clock, *clock.Offset) {
 	return dev, dev
 }
 
-// serveGCPercent is the garbage collector's target for serve unless GOGC says otherwise. The
-// server keeps little live data (caches of a few megabytes) and allocates per request, so at
-// Go's default (collect each time the heap doubles) collection ran many times a second under
-// load and took about a quarter of its CPU (docs/benchmarks.md, "Money commands over HTTP");
-// letting the heap grow to five times the live data costs tens of megabytes. GOMEMLIMIT, when
-// set, still bounds it.
-const serveGCPercent = 400
+// relaxedGCPercent is the garbage collector's target for serve and events verify unless GOGC
+// says otherwise. Both keep little live data (caches of a few megabytes; one page and one
+// account) and allocate per request or event, so at Go's default (collect each time the heap
+// doubles) collection ran many times a second and took about a quarter of their CPU
+// (docs/benchmarks.md, "Money commands over HTTP" and "events verify"); letting the heap grow to
+// five times the live data costs tens of megabytes. GOMEMLIMIT, when set, still bounds it.
+const relaxedGCPercent = 400
 
 func relaxGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(serveGCPercent)
+		debug.SetGCPercent(relaxedGCPercent)
 	}
 }
 
