@@ -144,10 +144,16 @@ func isRecoveryConflict(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == "40001"
 }
 
+// maxReplicaWait bounds how long a positioned read waits for a replica to replay what the
+// primary already has. A standby in rotation replays within milliseconds; one that needs longer
+// is having a bad moment, and the primary, which has the write now, answers at once: a user
+// who just acted never waits seconds for a page only because a replica lags.
+const maxReplicaWait = 250 * time.Millisecond
+
 // Route chooses where a safe request's read-model queries go (middleware.ReadRouter): with
 // position 0 a replica in rotation; with a position above 0 one that has replayed it within
-// maxWait (bounded by the maximum lag too: a replica in rotation is no further behind than
-// that), else the primary; with a negative position the primary.
+// maxWait (and within maxReplicaWait and the maximum lag), else the primary; with a negative
+// position the primary.
 func (s *Set) Route(ctx context.Context, position int64, maxWait time.Duration, fellBack func()) (context.Context, bool) {
 	var r *Replica
 	if position >= 0 {
@@ -158,7 +164,7 @@ func (s *Set) Route(ctx context.Context, position int64, maxWait time.Duration, 
 		if s.target != nil {
 			target = s.target(position)
 		}
-		wctx, cancel := context.WithTimeout(ctx, min(maxWait, s.maxLag))
+		wctx, cancel := context.WithTimeout(ctx, min(maxWait, s.maxLag, maxReplicaWait))
 		err := s.WaitFor(wctx, r, target)
 		cancel()
 		if err != nil {
