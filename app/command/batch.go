@@ -45,8 +45,10 @@ type batcher struct {
 }
 
 type queued struct {
-	append eventstore.StreamAppend
-	with   *postgres.With // nil: an append alone
+	// appends are the command's own stream first, then the streams whose changes commit with
+	// it (Alongside).
+	appends []eventstore.StreamAppend
+	with    *postgres.With // nil: an append alone
 	// streams are the streams the command appends to or checks, which no other command of its
 	// batch may touch.
 	streams []eventstore.StreamID
@@ -65,25 +67,26 @@ func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
 
 // Append appends one command's events, possibly together with those of other commands. Once its
 // append has been sent, it waits for the outcome even if ctx ends, since the events may commit.
-func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+// More than one append are one command's: they commit together or not at all.
+func (b *batcher) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
 	return b.appendWith(ctx, a, nil)
 }
 
 // AppendWith is Append with the checks and statements of w (postgres.Store.AppendWith), which
 // commit with the command's events whichever batch they go in. A statement's failure comes back
 // as a *postgres.StatementError indexed in w.Statements. The store must be a PipelineStore.
-func (b *batcher) AppendWith(ctx context.Context, a eventstore.StreamAppend, w postgres.With) ([]eventstore.Envelope, error) {
+func (b *batcher) AppendWith(ctx context.Context, w postgres.With, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
 	if b.pipe == nil {
 		return nil, ErrNoPipeline
 	}
 	return b.appendWith(ctx, a, &w)
 }
 
-func (b *batcher) appendWith(ctx context.Context, a eventstore.StreamAppend, w *postgres.With) ([]eventstore.Envelope, error) {
+func (b *batcher) appendWith(ctx context.Context, a []eventstore.StreamAppend, w *postgres.With) ([]eventstore.Envelope, error) {
 	if b.max <= 1 {
-		return b.send(ctx, []*queued{{append: a, with: w}})
+		return b.send(ctx, []*queued{{appends: a, with: w}})
 	}
-	q := &queued{append: a, with: w, streams: streamsOf(a, w), done: make(chan struct{}), turn: make(chan struct{})}
+	q := &queued{appends: a, with: w, streams: streamsOf(a, w), done: make(chan struct{}), turn: make(chan struct{})}
 	b.mu.Lock()
 	b.queue = append(b.queue, q)
 	if b.leaders < b.appenders {
@@ -187,7 +190,7 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		stored, err := b.send(ctx, batch)
 		if err == nil {
 			for _, q := range batch {
-				n := len(q.append.Events)
+				n := q.events()
 				b.finish(q, stored[:n:n], nil)
 				stored = stored[n:]
 			}
@@ -223,10 +226,10 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 // send appends a batch in one store call: with the commands' checks and statements, in order,
 // when any has some.
 func (b *batcher) send(ctx context.Context, batch []*queued) ([]eventstore.Envelope, error) {
-	appends := make([]eventstore.StreamAppend, len(batch))
+	var appends []eventstore.StreamAppend
 	var with *postgres.With
-	for i, q := range batch {
-		appends[i] = q.append
+	for _, q := range batch {
+		appends = append(appends, q.appends...)
 		if q.with != nil {
 			if with == nil {
 				with = &postgres.With{}
@@ -256,9 +259,21 @@ func statementOwner(batch []*queued, index int) (owner, local int) {
 	return -1, 0
 }
 
-// streamsOf lists the stream a command appends to and those it checks.
-func streamsOf(a eventstore.StreamAppend, w *postgres.With) []eventstore.StreamID {
-	out := []eventstore.StreamID{a.Stream}
+// events counts the events of a command's appends.
+func (q *queued) events() int {
+	n := 0
+	for _, a := range q.appends {
+		n += len(a.Events)
+	}
+	return n
+}
+
+// streamsOf lists the streams a command appends to and those it checks.
+func streamsOf(appends []eventstore.StreamAppend, w *postgres.With) []eventstore.StreamID {
+	var out []eventstore.StreamID
+	for _, a := range appends {
+		out = append(out, a.Stream)
+	}
 	if w != nil {
 		for _, c := range w.Checks {
 			out = append(out, c.Stream)

@@ -197,7 +197,7 @@ func TestALeaderIsNotHandedASecondLead(t *testing.T) {
 	b := newBatcher(store, 64, 2)
 	joined, release := make(chan struct{}), make(chan struct{})
 	b.joined = func(q *queued) {
-		if q.append.Stream == "s-second" {
+		if q.appends[0].Stream == "s-second" {
 			close(joined)
 			<-release
 		}

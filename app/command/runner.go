@@ -197,6 +197,8 @@ type Result struct {
 // calling decide; with another hash the answer is ErrIdempotencyKeyReused. Keys are scoped to the
 // stream. A request that raised no events leaves no trace, so its retry is decided again.
 func Execute[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (Result, error) {
+	// Changes carried alongside (WithAlongside) are for the commands that say so, not this one.
+	ctx = context.WithValue(ctx, alongsideKey{}, (*Alongside)(nil))
 	return run(ctx, r, stream, newAgg, meta, func(agg A, _ *Writes) error { return decide(agg) })
 }
 

@@ -1,0 +1,182 @@
+package money_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/app/money"
+	"clearvest/domain/asset"
+	"clearvest/domain/identity"
+	"clearvest/domain/payout"
+	"clearvest/eventstore"
+	"clearvest/platform/config"
+	"clearvest/projections"
+)
+
+// roundTrips records the round trips to PostgreSQL made under a marked context: one per query,
+// one per batch (a pipeline of statements sent together), with the SQL each carried. Background
+// work on the same pool (projections, listeners) is not marked, so it is not recorded.
+type roundTrips struct {
+	mu    sync.Mutex
+	trips [][]string
+	open  bool // a batch is being recorded
+}
+
+type markKey struct{}
+
+func marked(ctx context.Context) context.Context { return context.WithValue(ctx, markKey{}, true) }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.trips = append(r.trips, []string{d.SQL})
+		r.mu.Unlock()
+	}
+	return ctx
+}
+
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.trips = append(r.trips, nil)
+		r.open = true
+		r.mu.Unlock()
+	}
+	return ctx
+}
+
+func (r *roundTrips) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		if r.open {
+			r.trips[len(r.trips)-1] = append(r.trips[len(r.trips)-1], d.SQL)
+		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *roundTrips) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.open = false
+		r.mu.Unlock()
+	}
+}
+
+// during returns the round trips fn made.
+func (r *roundTrips) during(fn func()) [][]string {
+	r.mu.Lock()
+	before := len(r.trips)
+	r.mu.Unlock()
+	fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][]string(nil), r.trips[before:]...)
+}
+
+// writes are the round trips that write or hold a transaction open: everything but reads.
+func writes(trips [][]string) [][]string {
+	var out [][]string
+	for _, trip := range trips {
+		for _, sql := range trip {
+			s := strings.ToLower(sql)
+			if strings.Contains(s, "insert") || strings.Contains(s, "update") || strings.Contains(s, "delete") ||
+				strings.HasPrefix(strings.TrimSpace(s), "begin") || strings.HasPrefix(strings.TrimSpace(s), "commit") {
+				out = append(out, trip)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func carries(trip []string, part string) bool {
+	for _, sql := range trip {
+		if strings.Contains(sql, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestStaffDecisionIsOneRoundTrip: a staff decision on a deposit sends its events, the
+// investor's e-mail and its checks in one round trip to PostgreSQL, without a transaction held
+// open across round trips (no BEGIN, no COMMIT of its own).
+func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rt := &roundTrips{}
+	env := accountstest.New(t, accountstest.WithQueryTracer(rt),
+		accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil }, money.Migrations))
+	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, WithdrawalFee: fee,
+		Addresses: []money.Address{{Asset: asset.USDT, Network: payout.Tron, Address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"}}},
+		money.Deps{Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := func(email string, role identity.Role) string {
+		u, err := env.Accounts.CreateUser(ctx, accounts.CreateUserInput{Name: "Test " + email, Email: email,
+			Password: "correct horse battery staple 42", Role: string(role), Verified: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.ID
+	}
+	investor := user("ivy@example.com", identity.RoleSubscriber)
+	staff := money.Actor{UserID: user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
+	deposit := func(hash string) string {
+		c, err := svc.CreateDeposit(ctx, money.Actor{UserID: investor, Role: identity.RoleSubscriber},
+			money.DepositInput{Amount: "100", Asset: "USDT", Network: "TRC20", TxHash: hash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Deposit.TransactionID
+	}
+	first, second := deposit(strings.Repeat("a", 64)), deposit(strings.Repeat("b", 64))
+	third := deposit("")
+
+	// The first decision warms what a running server has warm: the runner's cache of the
+	// account and of the users, and the pool's connections.
+	if _, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: first, Notes: "not received"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		decide func(ctx context.Context) error
+	}{
+		{"confirm", func(ctx context.Context) error {
+			_, err := svc.ConfirmDeposit(ctx, staff, money.DecisionInput{TransactionID: second, Received: "100"})
+			return err
+		}},
+		{"reject", func(ctx context.Context) error {
+			_, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: third, Notes: "not received"})
+			return err
+		}},
+	} {
+		var err error
+		trips := rt.during(func() { err = c.decide(marked(ctx)) })
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := writes(trips)
+		t.Logf("%s: %d round trips, %d of them writing", c.name, len(trips), len(w))
+		if len(w) != 1 {
+			t.Fatalf("%s wrote in %d round trips, want 1: %q", c.name, len(w), w)
+		}
+		if !carries(w[0], "mail_outbox") {
+			t.Fatalf("%s: the e-mail did not go with the events: %q", c.name, w[0])
+		}
+	}
+}
