@@ -5,9 +5,10 @@
 //	res, err := command.Execute(ctx, runner, account.StreamID(userID), account.New, meta,
 //		func(a *account.Account) error { return a.RequestWithdrawal(amount, now) })
 //
-// A command that must also write rows outside the log (a uniqueness claim, credentials, an
-// outbox message) runs with Update or InTx instead: its events and those rows commit in one
-// PostgreSQL transaction.
+// A command that must also write rows outside the log (a uniqueness claim, an outbox message)
+// runs with Submit: its events and those rows go to PostgreSQL in one round trip and commit
+// together. Update and InTx hold a transaction across round trips, for the commands that must
+// read a result inside it (writepath_test.go lists them).
 package command
 
 import (
