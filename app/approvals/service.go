@@ -76,7 +76,7 @@ var (
 // Deps are the service's collaborators.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner // appends with statements (command.Submit); executors may need transactions too
 	Clock    clock.Clock
 	Logger   *slog.Logger
 }

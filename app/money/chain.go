@@ -135,7 +135,7 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 				}
 			}
 			// The claim's row lock orders this against a staff confirmation of a deposit another
-			// investor declared for the transaction (notPaidToAnother): whichever commits second
+			// investor declared for the transaction (paidToNoOther): whichever commits second
 			// sees the other.
 			if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, hash); err != nil {
 				return err

@@ -2,6 +2,7 @@ package money_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -10,10 +11,13 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
+	"clearvest/app/approvals"
 	"clearvest/app/money"
 	"clearvest/domain/asset"
 	"clearvest/domain/identity"
+	dmoney "clearvest/domain/money"
 	"clearvest/domain/payout"
+	"clearvest/domain/proposal"
 	"clearvest/eventstore"
 	"clearvest/platform/config"
 	"clearvest/projections"
@@ -107,26 +111,32 @@ func carries(trip []string, part string) bool {
 	return false
 }
 
-// TestStaffDecisionIsOneRoundTrip: a staff decision on a deposit sends its events, the
-// investor's e-mail and its checks in one round trip to PostgreSQL, without a transaction held
-// open across round trips (no BEGIN, no COMMIT of its own).
-func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
-	t.Parallel()
+// decisions is a money service with an investor, staff and their deposits.
+type decisions struct {
+	env      *accountstest.Env
+	svc      *money.Service
+	investor string
+	user     func(email string, role identity.Role) string
+}
+
+func newDecisions(t *testing.T, cfg money.Config, opts ...accountstest.Option) *decisions {
+	t.Helper()
 	ctx := context.Background()
-	rt := &roundTrips{}
-	env := accountstest.New(t, accountstest.WithQueryTracer(rt),
-		accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil }, money.Migrations))
+	env := accountstest.New(t, append(opts,
+		accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil }, money.Migrations, approvals.Migrations))...)
 	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := money.New(money.Config{PublicURL: accountstest.PublicURL, WithdrawalFee: fee,
-		Addresses: []money.Address{{Asset: asset.USDT, Network: payout.Tron, Address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"}}},
-		money.Deps{Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock})
+	cfg.PublicURL, cfg.WithdrawalFee = accountstest.PublicURL, fee
+	cfg.Addresses = []money.Address{{Asset: asset.USDT, Network: payout.Tron, Address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"}}
+	svc, err := money.New(cfg, money.Deps{Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := func(email string, role identity.Role) string {
+	d := &decisions{env: env, svc: svc}
+	d.user = func(email string, role identity.Role) string {
+		t.Helper()
 		u, err := env.Accounts.CreateUser(ctx, accounts.CreateUserInput{Name: "Test " + email, Email: email,
 			Password: "correct horse battery staple 42", Role: string(role), Verified: true})
 		if err != nil {
@@ -134,16 +144,32 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 		}
 		return u.ID
 	}
-	investor := user("ivy@example.com", identity.RoleSubscriber)
-	staff := money.Actor{UserID: user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
-	deposit := func(hash string) string {
-		c, err := svc.CreateDeposit(ctx, money.Actor{UserID: investor, Role: identity.RoleSubscriber},
-			money.DepositInput{Amount: "100", Asset: "USDT", Network: "TRC20", TxHash: hash})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c.Deposit.TransactionID
+	d.investor = d.user("ivy@example.com", identity.RoleSubscriber)
+	return d
+}
+
+// deposit requests a USDT deposit of $100 as the investor, for the transaction hash (or none).
+func (d *decisions) deposit(t *testing.T, hash string) string {
+	t.Helper()
+	c, err := d.svc.CreateDeposit(context.Background(), money.Actor{UserID: d.investor, Role: identity.RoleSubscriber},
+		money.DepositInput{Amount: "100", Asset: "USDT", Network: "TRC20", TxHash: hash})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return c.Deposit.TransactionID
+}
+
+// TestStaffDecisionIsOneRoundTrip: a staff decision on a deposit sends its events, the
+// investor's e-mail and its checks in one round trip to PostgreSQL, without a transaction held
+// open across round trips (no BEGIN, no COMMIT of its own).
+func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rt := &roundTrips{}
+	d := newDecisions(t, money.Config{}, accountstest.WithQueryTracer(rt))
+	svc := d.svc
+	staff := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
+	deposit := func(hash string) string { return d.deposit(t, hash) }
 	first, second := deposit(strings.Repeat("a", 64)), deposit(strings.Repeat("b", 64))
 	third := deposit("")
 
@@ -178,5 +204,49 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 		if !carries(w[0], "mail_outbox") {
 			t.Fatalf("%s: the e-mail did not go with the events: %q", c.name, w[0])
 		}
+	}
+}
+
+// TestApprovedConfirmationChecksTheTransactionInItsRoundTrip: an approved confirmation is not
+// checked before its command (the proposal was), so a transfer the chain watcher saw pay another
+// investor in between is caught by the check sent with the confirmation itself
+// (money_not_paid_to_another), and nothing of the approval or the decision is stored.
+func TestApprovedConfirmationChecksTheTransactionInItsRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := newDecisions(t, money.Config{Thresholds: money.Thresholds{DepositThreshold: dmoney.MustParse("50")}})
+	ap, err := approvals.New(approvals.Deps{Pool: d.env.Pool, Commands: d.env.Commands, Clock: d.env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.svc.RegisterExecutors(ap)
+	proposer := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
+	approver := approvals.Actor{UserID: d.user("ada@example.com", identity.RoleAdmin), Role: identity.RoleAdmin}
+	hash := strings.Repeat("c", 64)
+	tx := d.deposit(t, hash)
+	dec, err := d.svc.ConfirmDeposit(ctx, proposer, money.DecisionInput{TransactionID: tx, Received: "100", Notes: "above the threshold"})
+	if err != nil || dec.ProposalID == "" {
+		t.Fatalf("confirmation above the threshold: %+v, %v; want a proposal", dec, err)
+	}
+	if _, err := d.env.Pool.Exec(ctx, `INSERT INTO money_chain_sightings (network, tx_hash, user_id, deposit_id, created_at)
+		VALUES ('TRC20', $1, 'another-investor', 'their-deposit', now())`, hash); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ap.Approve(ctx, approver, dec.ProposalID, "checked", nil); !errors.Is(err, money.ErrPaidAnotherInvestor) {
+		t.Fatalf("approval: %v, want ErrPaidAnotherInvestor", err)
+	}
+	p, err := ap.Get(ctx, dec.ProposalID)
+	if err != nil || p.Status != proposal.StatusPending {
+		t.Fatalf("proposal %+v, %v: want it still pending", p, err)
+	}
+	// Without the sighting the same approval goes through, with the approval recorded.
+	if _, err := d.env.Pool.Exec(ctx, `DELETE FROM money_chain_sightings`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ap.Approve(ctx, approver, dec.ProposalID, "checked", nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ap.Get(ctx, dec.ProposalID); err != nil || p.Status == proposal.StatusPending {
+		t.Fatalf("proposal %+v, %v: want it decided", p, err)
 	}
 }

@@ -311,7 +311,7 @@ func (s *Service) thresholds(ctx context.Context) (Thresholds, error) {
 // decision, its rows and its message go to the database in one round trip and commit together.
 // An approval carried in ctx (approvals.Service.Approve) commits with them. Nothing here reads
 // inside the command's transaction: what the decision rests on outside the account is read
-// before it, or checked by a statement that fails it (notPaidToAnother).
+// before it, or checked by a statement that fails it (paidToNoOther).
 func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	rule func(acc *account.Account, now time.Time) error,
 	writes func(w *command.Writes, acc *account.Account, u *identity.User) error) (int64, error) {
