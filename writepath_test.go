@@ -80,10 +80,7 @@ var transactional = map[string]string{
 	"app/chainaddr.AddressFor":     notMoved,
 	"app/chainwatch.appendAlone":   notMoved,
 	"app/chainwatch.observePayout": notMoved,
-	"app/community.Submit":         notMoved,
-	"app/community.Reject":         notMoved,
 	"app/kyc.decide":               notMoved,
-	"app/plans.Create":             notMoved,
 	"app/referrals.credit":         notMoved,
 	"app/support.Reply":            notMoved,
 }
