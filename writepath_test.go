@@ -80,9 +80,7 @@ var transactional = map[string]string{
 	"app/chainaddr.AddressFor":     notMoved,
 	"app/chainwatch.appendAlone":   notMoved,
 	"app/chainwatch.observePayout": notMoved,
-	"app/kyc.decide":               notMoved,
 	"app/referrals.credit":         notMoved,
-	"app/support.Reply":            notMoved,
 }
 
 // notMoved marks a command that has not been looked at for command.Submit yet.
