@@ -80,7 +80,6 @@ var transactional = map[string]string{
 	"app/chainaddr.AddressFor":     notMoved,
 	"app/chainwatch.appendAlone":   notMoved,
 	"app/chainwatch.observePayout": notMoved,
-	"app/referrals.credit":         notMoved,
 }
 
 // notMoved marks a command that has not been looked at for command.Submit yet.
