@@ -74,12 +74,12 @@ var transactional = map[string]string{
 	"app/accounts.inTx":            "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
 	"app/accounts.onUser":          "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
 	"app/money.RecordChainDeposit": "links a transfer to the deposit declared for it, read in the transaction (declaredFor)",
-	"app/broadcast.SendAutomated":  notMoved,
-	"app/broadcast.start":          notMoved,
-	"app/broadcast.Cancel":         notMoved,
-	"app/chainaddr.AddressFor":     notMoved,
-	"app/chainwatch.appendAlone":   notMoved,
-	"app/chainwatch.observePayout": notMoved,
+	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
+	"app/broadcast.start":          "reads the recipients in the transaction that queues their messages",
+	"app/broadcast.Cancel":         "counts the messages it withdraws in the transaction that records the count",
+	"app/chainaddr.AddressFor":     "reads the next free index under a lock in the transaction that takes it",
+	"app/chainwatch.appendAlone":   "appends a transfer the watcher decided on before: " + notMoved,
+	"app/chainwatch.observePayout": "appends a payout the watcher decided on before: " + notMoved,
 }
 
 // notMoved marks a command that has not been looked at for command.Submit yet.
