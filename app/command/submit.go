@@ -163,7 +163,8 @@ func claimFrom(ctx context.Context) *Claim {
 // expected version and the checks catch a cache that fell behind another process: Submit then
 // loads again and decides again. A refusal, or a decision to write nothing, decided on a cached
 // state, is confirmed on the streams' tails first, as in Execute. A unique violation named with
-// OnUnique fails the command with its error; commands on a stream take turns in the process.
+// OnUnique, or a violation named with OnViolation, fails the command with its error; commands
+// on a stream take turns in the process.
 //
 // Changes of other streams carried in ctx (WithAlongside) are appended with the command's own
 // events, after them, in the same round trip, even when the command itself raised nothing: an
