@@ -64,3 +64,78 @@ func matches(pattern, path string) bool {
 	}
 	return path == pattern
 }
+
+// transactional are the functions that may run a command in a transaction it holds open across
+// round trips (command.Update, Runner.InTx), each with the reason it cannot be a command.Submit,
+// whose one round trip sends everything the command writes once it has decided. A function
+// holding such a transaction must not ask the pool for another connection; Submit's decide has
+// no connection to hold. The list only shrinks: an entry that no longer needs it fails too.
+var transactional = map[string]string{
+	"app/accounts.inTx":            "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
+	"app/accounts.onUser":          "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
+	"app/money.RecordChainDeposit": "links a transfer to the deposit declared for it, read in the transaction (declaredFor)",
+	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
+	"app/broadcast.start":          "reads the recipients in the transaction that queues their messages",
+	"app/broadcast.Cancel":         "counts the messages it withdraws in the transaction that records the count",
+	"app/chainaddr.AddressFor":     "reads the next free index under a lock in the transaction that takes it",
+	"app/chainwatch.appendAlone":   "appends a transfer the watcher decided on before: " + notMoved,
+	"app/chainwatch.observePayout": "appends a payout the watcher decided on before: " + notMoved,
+}
+
+// notMoved marks a command that has not been looked at for command.Submit yet.
+const notMoved = "not moved to command.Submit yet"
+
+// TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed
+// in transactional (docs/architecture.md, "The write path").
+func TestTransactionsOnlyWhereListed(t *testing.T) {
+	t.Parallel()
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: packages.NeedName | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+	}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, p := range pkgs {
+		if matches(module+"/app/command", p.PkgPath) || matches(module+"/scripts/...", p.PkgPath) {
+			continue // the runner itself, and its benchmarks
+		}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Body == nil {
+					continue
+				}
+				name := strings.TrimPrefix(p.PkgPath, module+"/") + "." + fn.Name.Name
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					sel, ok := n.(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					obj := p.TypesInfo.Uses[sel.Sel]
+					if s := p.TypesInfo.Selections[sel]; s != nil {
+						obj = s.Obj()
+					}
+					fun, ok := obj.(*types.Func)
+					if !ok || fun.Pkg() == nil || fun.Pkg().Path() != module+"/app/command" {
+						return true
+					}
+					if fun.Name() != "Update" && fun.Name() != "InTx" {
+						return true
+					}
+					found[name] = true
+					if _, listed := transactional[name]; !listed {
+						t.Errorf("%s: %s runs a command with command.%s; run it with command.Submit, or list it in transactional with the reason it cannot",
+							p.Fset.Position(sel.Pos()), name, fun.Name())
+					}
+					return true
+				})
+			}
+		}
+	}
+	for name := range transactional {
+		if !found[name] {
+			t.Errorf("%s is listed in transactional but runs no command in a transaction: drop it from the list", name)
+		}
+	}
+}

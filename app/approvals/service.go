@@ -47,8 +47,8 @@ type Actor struct {
 }
 
 // Executor carries out an approved proposal as approver. It must run its decision with
-// command.Update or command.InTx under ctx, so that the approval is appended in the decision's
-// transaction, and return the position of the last event.
+// command.Submit (or command.Update, command.InTx) under ctx, so that the approval is appended
+// with the decision, in its transaction, and return the position of the last event.
 type Executor func(ctx context.Context, approver Actor, p proposal.Proposal) (int64, error)
 
 // Request is a decision that needs a second person.
@@ -77,7 +77,7 @@ var (
 // Deps are the service's collaborators.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner // appends with statements (command.Submit); executors may need transactions too
 	Clock    clock.Clock
 	Logger   *slog.Logger
 }

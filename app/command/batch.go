@@ -45,11 +45,13 @@ type batcher struct {
 }
 
 type queued struct {
-	append eventstore.StreamAppend
-	with   *postgres.With // nil: an append alone
-	// streams are the stream the command appends to, first, and those it checks: no other
+	// appends are the command's own stream first, then the streams whose changes commit with
+	// it (Alongside).
+	appends []eventstore.StreamAppend
+	with    *postgres.With // nil: an append alone
+	// appended and checked are the streams the command appends to and those it checks: no other
 	// command of its batch may append to any of them (take).
-	streams []eventstore.StreamID
+	appended, checked []eventstore.StreamID
 	done    chan struct{} // closed once the append's outcome is known
 	turn    chan struct{} // closed to make this command lead the next batch
 	turned  bool          // the command leads, or has been told to (turn is closed)
@@ -65,25 +67,27 @@ func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
 
 // Append appends one command's events, possibly together with those of other commands. Once its
 // append has been sent, it waits for the outcome even if ctx ends, since the events may commit.
-func (b *batcher) Append(ctx context.Context, a eventstore.StreamAppend) ([]eventstore.Envelope, error) {
+// More than one append are one command's: they commit together or not at all.
+func (b *batcher) Append(ctx context.Context, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
 	return b.appendWith(ctx, a, nil)
 }
 
 // AppendWith is Append with the checks and statements of w (postgres.Store.AppendWith), which
 // commit with the command's events whichever batch they go in. A statement's failure comes back
 // as a *postgres.StatementError indexed in w.Statements. The store must be a PipelineStore.
-func (b *batcher) AppendWith(ctx context.Context, a eventstore.StreamAppend, w postgres.With) ([]eventstore.Envelope, error) {
+func (b *batcher) AppendWith(ctx context.Context, w postgres.With, a ...eventstore.StreamAppend) ([]eventstore.Envelope, error) {
 	if b.pipe == nil {
 		return nil, ErrNoPipeline
 	}
 	return b.appendWith(ctx, a, &w)
 }
 
-func (b *batcher) appendWith(ctx context.Context, a eventstore.StreamAppend, w *postgres.With) ([]eventstore.Envelope, error) {
+func (b *batcher) appendWith(ctx context.Context, a []eventstore.StreamAppend, w *postgres.With) ([]eventstore.Envelope, error) {
 	if b.max <= 1 {
-		return b.send(ctx, []*queued{{append: a, with: w}})
+		return b.send(ctx, []*queued{{appends: a, with: w}})
 	}
-	q := &queued{append: a, with: w, streams: streamsOf(a, w), done: make(chan struct{}), turn: make(chan struct{})}
+	q := &queued{appends: a, with: w, done: make(chan struct{}), turn: make(chan struct{})}
+	q.appended, q.checked = streamsOf(a, w)
 	b.mu.Lock()
 	b.queue = append(b.queue, q)
 	if b.leaders < b.appenders {
@@ -165,12 +169,14 @@ func (b *batcher) take() []*queued {
 	appended, checked := map[eventstore.StreamID]bool{}, map[eventstore.StreamID]bool{}
 	rest := b.queue[:0]
 	for _, q := range b.queue {
-		own, checks := q.streams[0], q.streams[1:]
-		fits := len(batch) < b.max && !appended[own] && !checked[own] &&
-			!slices.ContainsFunc(checks, func(s eventstore.StreamID) bool { return appended[s] })
+		fits := len(batch) < b.max &&
+			!slices.ContainsFunc(q.appended, func(s eventstore.StreamID) bool { return appended[s] || checked[s] }) &&
+			!slices.ContainsFunc(q.checked, func(s eventstore.StreamID) bool { return appended[s] })
 		if fits {
-			appended[own] = true
-			for _, s := range checks {
+			for _, s := range q.appended {
+				appended[s] = true
+			}
+			for _, s := range q.checked {
 				checked[s] = true
 			}
 			q.taken = true
@@ -192,7 +198,7 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 		stored, err := b.send(ctx, batch)
 		if err == nil {
 			for _, q := range batch {
-				n := len(q.append.Events)
+				n := q.events()
 				b.finish(q, stored[:n:n], nil)
 				stored = stored[n:]
 			}
@@ -228,10 +234,10 @@ func (b *batcher) flush(ctx context.Context, batch []*queued) {
 // send appends a batch in one store call: with the commands' checks and statements, in order,
 // when any has some.
 func (b *batcher) send(ctx context.Context, batch []*queued) ([]eventstore.Envelope, error) {
-	appends := make([]eventstore.StreamAppend, len(batch))
+	var appends []eventstore.StreamAppend
 	var with *postgres.With
-	for i, q := range batch {
-		appends[i] = q.append
+	for _, q := range batch {
+		appends = append(appends, q.appends...)
 		if q.with != nil {
 			if with == nil {
 				with = &postgres.With{}
@@ -261,12 +267,14 @@ func statementOwner(batch []*queued, index int) (owner, local int) {
 	return -1, 0
 }
 
-// expects reports whether the command expects stream at version, by its append or a check: a
+// expects reports whether the command expects stream at version, by an append or a check: a
 // conflict on it is the command's. Several commands of a batch may check one stream; the one
 // whose expectation failed is the one that gets the conflict.
 func (q *queued) expects(stream eventstore.StreamID, version int64) bool {
-	if q.append.Stream == stream && q.append.ExpectedVersion == version {
-		return true
+	for _, a := range q.appends {
+		if a.Stream == stream && a.ExpectedVersion == version {
+			return true
+		}
 	}
 	if q.with != nil {
 		for _, c := range q.with.Checks {
@@ -278,15 +286,26 @@ func (q *queued) expects(stream eventstore.StreamID, version int64) bool {
 	return false
 }
 
-// streamsOf lists the stream a command appends to, first, and those it checks.
-func streamsOf(a eventstore.StreamAppend, w *postgres.With) []eventstore.StreamID {
-	out := []eventstore.StreamID{a.Stream}
+// events counts the events of a command's appends.
+func (q *queued) events() int {
+	n := 0
+	for _, a := range q.appends {
+		n += len(a.Events)
+	}
+	return n
+}
+
+// streamsOf lists the streams a command appends to, and those it checks.
+func streamsOf(appends []eventstore.StreamAppend, w *postgres.With) (appended, checked []eventstore.StreamID) {
+	for _, a := range appends {
+		appended = append(appended, a.Stream)
+	}
 	if w != nil {
 		for _, c := range w.Checks {
-			out = append(out, c.Stream)
+			checked = append(checked, c.Stream)
 		}
 	}
-	return out
+	return appended, checked
 }
 
 func (b *batcher) finish(q *queued, stored []eventstore.Envelope, err error) {

@@ -198,7 +198,7 @@ func TestALeaderIsNotHandedASecondLead(t *testing.T) {
 	b := newBatcher(store, 64, 2)
 	joined, release := make(chan struct{}), make(chan struct{})
 	b.joined = func(q *queued) {
-		if q.append.Stream == "s-second" {
+		if q.appends[0].Stream == "s-second" {
 			close(joined)
 			<-release
 		}
@@ -231,8 +231,9 @@ func TestCommandsCheckingOneStreamShareABatch(t *testing.T) {
 		for _, c := range checks {
 			w.Checks = append(w.Checks, postgres.Check{Stream: eventstore.StreamID(c)})
 		}
-		a := eventstore.StreamAppend{Stream: eventstore.StreamID(own)}
-		q := &queued{append: a, with: w, streams: streamsOf(a, w)}
+		a := []eventstore.StreamAppend{{Stream: eventstore.StreamID(own)}}
+		q := &queued{appends: a, with: w}
+		q.appended, q.checked = streamsOf(a, w)
 		b.queue = append(b.queue, q)
 		return q
 	}

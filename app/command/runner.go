@@ -5,9 +5,10 @@
 //	res, err := command.Execute(ctx, runner, account.StreamID(userID), account.New, meta,
 //		func(a *account.Account) error { return a.RequestWithdrawal(amount, now) })
 //
-// A command that must also write rows outside the log (a uniqueness claim, credentials, an
-// outbox message) runs with Update or InTx instead: its events and those rows commit in one
-// PostgreSQL transaction.
+// A command that must also write rows outside the log (a uniqueness claim, an outbox message)
+// runs with Submit: its events and those rows go to PostgreSQL in one round trip and commit
+// together. Update and InTx hold a transaction across round trips, for the commands that must
+// read a result inside it (writepath_test.go lists them).
 package command
 
 import (
@@ -198,6 +199,8 @@ type Result struct {
 // calling decide; with another hash the answer is ErrIdempotencyKeyReused. Keys are scoped to the
 // stream. A request that raised no events leaves no trace, so its retry is decided again.
 func Execute[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, meta eventstore.Metadata, decide func(A) error) (Result, error) {
+	// Changes carried alongside (WithAlongside) are for the commands that say so, not this one.
+	ctx = context.WithValue(ctx, alongsideKey{}, (*Alongside)(nil))
 	return run(ctx, r, stream, newAgg, meta, func(agg A, _ *Writes) error { return decide(agg) })
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -36,6 +37,7 @@ type Writes struct {
 	own       eventstore.StreamID
 	with      postgres.With
 	unique    map[string]error
+	violation map[string]error
 	consulted []consulted
 }
 
@@ -58,6 +60,17 @@ func (w *Writes) OnUnique(constraint string, err error) {
 		w.unique = map[string]error{}
 	}
 	w.unique[constraint] = err
+}
+
+// OnViolation makes any integrity-constraint violation (SQLSTATE class 23) naming constraint,
+// by any of the statements, fail the command with err: a statement that checks a condition in
+// the command's transaction raises one (a function's RAISE ... USING CONSTRAINT), since its
+// result cannot be read.
+func (w *Writes) OnViolation(constraint string, err error) {
+	if w.violation == nil {
+		w.violation = map[string]error{}
+	}
+	w.violation[constraint] = err
 }
 
 // Consult returns the state of a stream the command decides on but appends nothing to (the
@@ -150,7 +163,13 @@ func claimFrom(ctx context.Context) *Claim {
 // expected version and the checks catch a cache that fell behind another process: Submit then
 // loads again and decides again. A refusal, or a decision to write nothing, decided on a cached
 // state, is confirmed on the streams' tails first, as in Execute. A unique violation named with
-// OnUnique fails the command with its error; commands on a stream take turns in the process.
+// OnUnique, or a violation named with OnViolation, fails the command with its error; commands
+// on a stream take turns in the process.
+//
+// Changes of other streams carried in ctx (WithAlongside) are appended with the command's own
+// events, after them, in the same round trip, even when the command itself raised nothing: an
+// approval commits with the decision it approves. Result.Position is then the position of the
+// last of them.
 //
 // As in Execute, a command whose metadata (or the request's claim) names an idempotency key
 // found on the stream's events is answered with those events (Result.IdempotentReplay) when the
@@ -233,13 +252,25 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		break
 	}
 	changes := agg.Changes()
-	if len(changes) == 0 {
+	al, _ := ctx.Value(alongsideKey{}).(*Alongside)
+	var appends []eventstore.StreamAppend
+	if len(changes) > 0 {
+		events, err := r.encode(stream, changes, meta)
+		if err != nil {
+			return Result{}, nil, err
+		}
+		appends = append(appends, eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events})
+	}
+	if al != nil {
+		more, err := al.streamAppends(r, stream, meta)
+		if err != nil {
+			return Result{}, nil, err
+		}
+		appends = append(appends, more...)
+	}
+	if len(appends) == 0 {
 		settle(r, stream, agg, false)
 		return Result{Version: agg.Version()}, nil, nil
-	}
-	events, err := r.encode(stream, changes, meta)
-	if err != nil {
-		return Result{}, nil, err
 	}
 	claim := claimFrom(ctx)
 	if claim != nil && claim.Committed() {
@@ -249,12 +280,11 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if claim != nil {
 		with.Statements = append(slices.Clip(with.Statements), claim.Statement)
 	}
-	a := eventstore.StreamAppend{Stream: stream, ExpectedVersion: agg.LoadedVersion(), Events: events}
 	var stored []eventstore.Envelope
 	if len(with.Statements) == 0 && len(with.Checks) == 0 {
-		stored, err = r.batches.Append(ctx, a)
+		stored, err = r.batches.Append(ctx, appends...)
 	} else {
-		stored, err = r.batches.AppendWith(ctx, a, with)
+		stored, err = r.batches.AppendWith(ctx, with, appends...)
 	}
 	if err != nil {
 		settle(r, stream, agg, false)
@@ -277,8 +307,15 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if claim != nil {
 		claim.set(&claim.committed)
 	}
-	r.cache.put(stream, h.extended(stored, changes))
-	settle(r, stream, agg, true)
+	if len(changes) > 0 {
+		r.cache.put(stream, h.extended(stored[:len(changes)], changes))
+		settle(r, stream, agg, true)
+	} else {
+		settle(r, stream, agg, false)
+	}
+	if al != nil {
+		al.committed(r)
+	}
 	last := stored[len(stored)-1]
 	return Result{Position: last.Position, Version: last.Version, Events: stored, Raised: changes}, nil, nil
 }
@@ -323,6 +360,11 @@ func (w *Writes) statementError(se *postgres.StatementError, claim *Claim) error
 	}
 	if unique {
 		if mapped, ok := w.unique[pg.ConstraintName]; ok {
+			return mapped
+		}
+	}
+	if pg != nil && strings.HasPrefix(pg.Code, "23") {
+		if mapped, ok := w.violation[pg.ConstraintName]; ok {
 			return mapped
 		}
 	}

@@ -268,3 +268,91 @@ func TestSubmitNeedsAPipelineStore(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNoPipeline", err)
 	}
 }
+
+// Changes carried alongside commit with the command's events, after them, even when the
+// command raises nothing itself; a stale one fails the command, and nothing is stored.
+func TestSubmitAppendsChangesAlongside(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, store := pgRunner(t, pool)
+	own, other := counterStream("own"), counterStream("approval")
+
+	alongside := func() (context.Context, *command.Alongside) {
+		t.Helper()
+		c, err := command.Load(ctx, r, other, NewCounter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Increment(1); err != nil {
+			t.Fatal(err)
+		}
+		return command.WithAlongside(ctx, command.Change{Stream: other, Aggregate: c})
+	}
+	actx, al := alongside()
+	res, err := submitWithSide(actx, r, own, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !al.Appended() {
+		t.Fatal("the changes alongside were not appended")
+	}
+	got := readStream(t, store, other)
+	if len(got) != 1 || len(res.Events) != 2 || res.Position != got[0].Position {
+		t.Fatalf("result %+v, alongside stream %+v: want both events, the position the last one's", res, got)
+	}
+	// A command that raises nothing still carries them.
+	actx, al = alongside()
+	if _, err := command.Submit(actx, r, own, NewCounter, eventstore.Metadata{}, func(*Counter, *command.Writes) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !al.Appended() || len(readStream(t, store, other)) != 2 {
+		t.Fatal("a command that raised nothing did not append the changes alongside")
+	}
+	// Changes decided on a version the stream has left conflict: the command stores nothing.
+	actx, al = alongside()
+	if _, err := command.Execute(ctx, r, other, NewCounter, eventstore.Metadata{}, increment(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := submitWithSide(actx, r, own, "b"); !errors.Is(err, eventstore.ErrConcurrency) {
+		t.Fatalf("err = %v, want the alongside stream's conflict", err)
+	}
+	if al.Appended() || len(readStream(t, store, own)) != 1 {
+		t.Fatal("a command whose changes alongside conflicted stored something")
+	}
+	if rows := sideRows(t, pool); len(rows) != 1 {
+		t.Fatalf("side rows %v, want only a", rows)
+	}
+}
+
+var errTooBig = domainerr.New(domainerr.RuleBroken, "that side row is too big")
+
+// A statement that breaks a check constraint named with OnViolation fails the command with its
+// error; OnUnique does not name it.
+func TestSubmitMapsAViolationNamedForIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	if _, err := pool.Exec(ctx, `ALTER TABLE side ADD CONSTRAINT side_small CHECK (n < 100)`); err != nil {
+		t.Fatal(err)
+	}
+	r, store := pgRunner(t, pool)
+	stream := counterStream("checked")
+	big := func(name func(*command.Writes)) error {
+		_, err := command.Submit(ctx, r, stream, NewCounter, eventstore.Metadata{}, func(c *Counter, w *command.Writes) error {
+			w.Add(`INSERT INTO side (id, n) VALUES ('big', 100)`)
+			name(w)
+			return c.Increment(1)
+		})
+		return err
+	}
+	if err := big(func(w *command.Writes) { w.OnViolation("side_small", errTooBig) }); !errors.Is(err, errTooBig) {
+		t.Fatalf("err = %v, want errTooBig", err)
+	}
+	if err := big(func(w *command.Writes) { w.OnUnique("side_small", errTooBig) }); err == nil || errors.Is(err, errTooBig) {
+		t.Fatalf("err = %v, want the statement's own failure", err)
+	}
+	if got := readStream(t, store, stream); len(got) != 0 {
+		t.Fatalf("stream holds %d events, want none", len(got))
+	}
+}

@@ -48,7 +48,7 @@ func (t *Tx) Append(ctx context.Context, changes ...Change) error {
 	if t.appended {
 		return errAppendedTwice
 	}
-	if al, ok := ctx.Value(alongsideKey{}).(*Alongside); ok {
+	if al, ok := ctx.Value(alongsideKey{}).(*Alongside); ok && al != nil {
 		changes = append(changes, al.changes...)
 		al.appended = true
 	}
@@ -113,11 +113,44 @@ type Alongside struct {
 
 type alongsideKey struct{}
 
-// WithAlongside returns a context whose commands (Update and InTx) append changes with their
-// own, and the Alongside that tells whether one did.
+// WithAlongside returns a context whose commands (Submit, Update and InTx; not Execute) append
+// changes with their own, and the Alongside that tells whether one did.
 func WithAlongside(ctx context.Context, changes ...Change) (context.Context, *Alongside) {
 	al := &Alongside{changes: changes}
 	return context.WithValue(ctx, alongsideKey{}, al), al
+}
+
+// streamAppends encodes the changes for a command run by Submit on stream, with its metadata.
+// Changes that raised nothing are left out, as by Tx.Append.
+func (a *Alongside) streamAppends(r *Runner, stream eventstore.StreamID, meta eventstore.Metadata) ([]eventstore.StreamAppend, error) {
+	var out []eventstore.StreamAppend
+	for _, c := range a.changes {
+		if err := c.Stream.Validate(); err != nil {
+			return nil, err
+		}
+		if c.Stream == stream {
+			return nil, fmt.Errorf("command: %s is the command's own stream, not one to append alongside", stream)
+		}
+		events := c.Aggregate.Changes()
+		if len(events) == 0 {
+			continue
+		}
+		encoded, err := r.encode(c.Stream, events, meta)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, eventstore.StreamAppend{Stream: c.Stream, ExpectedVersion: c.Aggregate.LoadedVersion(), Events: encoded})
+	}
+	return out, nil
+}
+
+// committed records that a command run by Submit committed the changes. The runner did not
+// load their aggregates, so what it has cached of their streams is forgotten, as by Tx.Append.
+func (a *Alongside) committed(r *Runner) {
+	a.appended = true
+	for _, c := range a.changes {
+		r.cache.forget(c.Stream)
+	}
 }
 
 // Appended reports whether a transaction appended the changes. After a command that returned

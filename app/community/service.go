@@ -39,7 +39,7 @@ type Config struct {
 // Deps are the collaborators of the service.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner // on a store that appends with statements (command.Submit)
 	Clock    clock.Clock
 	Logger   *slog.Logger
 }

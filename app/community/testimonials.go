@@ -77,22 +77,13 @@ func (s *Service) Submit(ctx context.Context, a Actor, text string) (Submitted, 
 	}
 	id := uuid.Must(uuid.NewV7()).String()
 	stream := Stream(id)
-	res, err := command.Update(ctx, s.commands, stream, testimonial.New, a.meta(),
-		func(ctx context.Context, t *testimonial.Testimonial, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, stream, testimonial.New, a.meta(),
+		func(t *testimonial.Testimonial, w *command.Writes) error {
 			if err := t.Submit(id, a.UserID, text, eligible, s.clock.Now()); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: t}); err != nil {
-				return err
-			}
-			tag, err := tx.Exec(ctx, `INSERT INTO testimonial_authors (user_id, testimonial_id, claimed_at) VALUES ($1, $2, $3)
-				ON CONFLICT (user_id) DO NOTHING`, a.UserID, id, s.clock.Now())
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				return testimonial.ErrAlreadyWritten
-			}
+			w.Add(`INSERT INTO testimonial_authors (user_id, testimonial_id, claimed_at) VALUES ($1, $2, $3)`, a.UserID, id, s.clock.Now())
+			w.OnUnique("testimonial_authors_pkey", testimonial.ErrAlreadyWritten)
 			return nil
 		})
 	if err != nil {
@@ -118,16 +109,13 @@ func (s *Service) Reject(ctx context.Context, a Actor, id, reason string) (int64
 		return 0, err
 	}
 	stream := Stream(id)
-	res, err := command.Update(ctx, s.commands, stream, testimonial.New, a.meta(),
-		func(ctx context.Context, t *testimonial.Testimonial, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, stream, testimonial.New, a.meta(),
+		func(t *testimonial.Testimonial, w *command.Writes) error {
 			if err := t.Reject(a.UserID, reason, s.clock.Now()); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: t}); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `DELETE FROM testimonial_authors WHERE user_id = $1 AND testimonial_id = $2`, t.UserID(), id)
-			return err
+			w.Add(`DELETE FROM testimonial_authors WHERE user_id = $1 AND testimonial_id = $2`, t.UserID(), id)
+			return nil
 		})
 	return res.Position, err
 }

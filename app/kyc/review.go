@@ -96,8 +96,9 @@ func sideName(s kyc.Side) string {
 	return "Back"
 }
 
-// decide runs one decision on a user's stream: the event and the e-mail commit together, and a
-// second reviewer deciding the same case at the same time finds it decided (409).
+// decide runs one decision on a user's stream with command.Submit: the event and the e-mail go
+// in one round trip and commit together, and a second reviewer deciding the same case at the
+// same time finds it decided (409).
 func (s *Service) decide(ctx context.Context, a Actor, userID string, rule func(*kyc.Case) error, message func(*kyc.Case) (string, any)) (int64, error) {
 	userID, err := parseUser(userID)
 	if err != nil {
@@ -106,15 +107,12 @@ func (s *Service) decide(ctx context.Context, a Actor, userID string, rule func(
 	if err := s.prepareKeys(a.UserID, userID); err != nil {
 		return 0, err
 	}
-	res, err := command.Update(ctx, s.commands, stream(userID), kyc.New, metaFor(a),
-		func(ctx context.Context, c *kyc.Case, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, stream(userID), kyc.New, metaFor(a),
+		func(c *kyc.Case, w *command.Writes) error {
 			if !c.Registered() {
 				return ErrUserNotFound
 			}
 			if err := rule(c); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: stream(userID), Aggregate: c}); err != nil {
 				return err
 			}
 			template, data := message(c)
@@ -124,7 +122,12 @@ func (s *Service) decide(ctx context.Context, a Actor, userID string, rule func(
 			}
 			// One decision per submission, so this names the cause: a retried command mails once.
 			dedupe := fmt.Sprintf("kyc/%s/%d/%s", userID, c.Submission(), template)
-			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: c.Email(), Subject: subject, Text: text, HTML: html}, false)
+			sql, args, err := mail.EnqueueStatement(ctx, dedupe, mail.Message{To: c.Email(), Subject: subject, Text: text, HTML: html}, false)
+			if err != nil {
+				return err
+			}
+			w.Add(sql, args...)
+			return nil
 		})
 	if err != nil {
 		return 0, err

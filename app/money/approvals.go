@@ -152,7 +152,7 @@ func (s *Service) confirmApproved(ctx context.Context, approver approvals.Actor,
 	c := account.Countersign{ProposalID: p.ProposalID, ApproverID: approver.UserID}
 	return s.decide(ctx, a, p.SubjectID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDepositCountersigned(depositID, received, p.Params["notes"], p.ProposerID, c, at)
-	}, s.confirmedMessage, s.notPaidToAnother)
+	}, s.confirmedMessage, paidToNoOther)
 }
 
 // payApproved records the payout of a withdrawal the second staff member sent once they

@@ -72,6 +72,10 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 		hash = h
 	}
 	var out ChainRecorded
+	// This one stays on command.Update: whether the transfer is linked to a deposit declared by
+	// hand is read in the command's transaction (declaredFor), and the decision depends on what
+	// it finds, while the statements of command.Submit are sent with the events, after the
+	// decision, and their results cannot be read.
 	res, err := command.Update(ctx, s.commands, accountStream(d.UserID), account.NewFor(d.UserID), chainMeta,
 		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
 			out = ChainRecorded{DepositID: d.DepositID}
@@ -131,7 +135,7 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 				}
 			}
 			// The claim's row lock orders this against a staff confirmation of a deposit another
-			// investor declared for the transaction (notPaidToAnother): whichever commits second
+			// investor declared for the transaction (paidToNoOther): whichever commits second
 			// sees the other.
 			if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, hash); err != nil {
 				return err
@@ -162,21 +166,14 @@ func (s *Service) declaredFor(ctx context.Context, tx *command.Tx, network, hash
 }
 
 // notPaidToAnother refuses the confirmation of a deposit declared for a transaction the chain
-// watcher saw pay another investor's own address. With a transaction (tx not nil) it first
-// takes the hash claim's row lock, which RecordChainDeposit takes too, so the two are ordered.
-func (s *Service) notPaidToAnother(ctx context.Context, tx *command.Tx, userID string, d account.Deposit) error {
+// watcher saw pay another investor's own address, as the books are now: checked before a
+// proposal is made, so that nobody is asked to approve what is refused anyway.
+func (s *Service) notPaidToAnother(ctx context.Context, userID string, d account.Deposit) error {
 	if d.TxHash == "" {
 		return nil
 	}
-	q := querier(s.pool)
-	if tx != nil {
-		q = tx
-		if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, d.TxHash); err != nil {
-			return err
-		}
-	}
 	var other bool
-	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM money_chain_sightings WHERE network = $1 AND tx_hash = $2 AND user_id <> $3)`,
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM money_chain_sightings WHERE network = $1 AND tx_hash = $2 AND user_id <> $3)`,
 		d.Network, d.TxHash, userID).Scan(&other); err != nil {
 		return err
 	}
@@ -186,13 +183,21 @@ func (s *Service) notPaidToAnother(ctx context.Context, tx *command.Tx, userID s
 	return nil
 }
 
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+// paidToNoOther is notPaidToAnother in the confirmation's own transaction: a statement that
+// takes the hash claim's row lock, which RecordChainDeposit takes too, so the two are ordered,
+// and fails the confirmation with ErrPaidAnotherInvestor (migrations/0007).
+func paidToNoOther(w *command.Writes, userID string, d account.Deposit) {
+	if d.TxHash == "" {
+		return
+	}
+	w.Add(`SELECT money_not_paid_to_another($1, $2, $3)`, d.Network, d.TxHash, userID)
+	w.OnViolation("money_paid_to_another", ErrPaidAnotherInvestor)
 }
 
 // ConfirmChainDeposit credits a chain deposit whose transfer reached its confirmations and
-// e-mails the investor, in one transaction. A deposit already decided raises nothing (and
-// mails nothing). Changes carried in ctx commit with it.
+// e-mails the investor, in one round trip (command.Submit). A deposit already decided raises
+// nothing (and mails nothing). Changes carried in ctx (command.WithAlongside) commit with it,
+// even then.
 func (s *Service) ConfirmChainDeposit(ctx context.Context, userID, depositID string, received money.Money, rate string, rateAt time.Time, confirmations uint64) (int64, error) {
 	return s.decideChain(ctx, userID, depositID, func(acc *account.Account, now time.Time) error {
 		return acc.ConfirmChainDeposit(depositID, received, rate, rateAt, confirmations, now)
@@ -219,17 +224,13 @@ func (s *Service) decideChain(ctx context.Context, userID, depositID string,
 	if err != nil && !errors.Is(err, ErrUserNotFound) {
 		return 0, err
 	}
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), chainMeta,
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, accountStream(userID), account.NewFor(userID), chainMeta,
+		func(acc *account.Account, w *command.Writes) error {
 			before := acc.Version()
 			if err := rule(acc, s.clock.Now()); err != nil {
 				return err
 			}
-			raised := acc.Version() != before
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
-			if !raised || u == nil || u.Status() == identity.StatusClosed || u.Email() == "" {
+			if acc.Version() == before || u == nil || u.Status() == identity.StatusClosed || u.Email() == "" {
 				return nil
 			}
 			d, ok := acc.Deposit(depositID)
@@ -237,12 +238,7 @@ func (s *Service) decideChain(ctx context.Context, userID, depositID string,
 				d, _ = acc.ChainLinked(depositID)
 			}
 			template, data := message(u.Profile().Name, d)
-			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
-			if err != nil {
-				return err
-			}
-			dedupe := "deposit/" + d.TransactionID + "/" + template
-			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: u.Email(), Subject: subject, Text: text, HTML: html}, false)
+			return s.addMail(ctx, w, "deposit/"+d.TransactionID+"/"+template, u.Email(), u.Language(), template, data)
 		})
 	if err != nil {
 		return 0, err

@@ -150,7 +150,7 @@ func (s *Service) correctionApproved(ctx context.Context, approver approvals.Act
 	}, noMessage)
 }
 
-func noMessage(context.Context, *command.Tx, *account.Account, *identity.User) error { return nil }
+func noMessage(*command.Writes, *account.Account, *identity.User) error { return nil }
 
 // EditReturns answers every attempt to edit a user's returns: they are fixed by the captured
 // plan terms.

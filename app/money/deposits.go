@@ -252,7 +252,7 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if d.Status != account.StatusPending {
 		return Decision{}, account.ErrDepositDecided
 	}
-	if err := s.notPaidToAnother(ctx, nil, userID, d); err != nil {
+	if err := s.notPaidToAnother(ctx, userID, d); err != nil {
 		return Decision{}, err
 	}
 	if err := s.notTied(ctx, a.UserID, userID); err != nil {
@@ -275,7 +275,7 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	}
 	pos, err := s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
-	}, s.confirmedMessage, s.notPaidToAnother)
+	}, s.confirmedMessage, paidToNoOther)
 	return Decision{Position: pos}, err
 }
 
@@ -310,27 +310,20 @@ func (s *Service) ref(ctx context.Context, transactionID string) (userID, deposi
 func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 	rule func(acc *account.Account, depositID string, at time.Time) error,
 	message func(name string, d account.Deposit) (string, any),
-	check func(ctx context.Context, tx *command.Tx, userID string, d account.Deposit) error) (int64, error) {
+	check func(w *command.Writes, userID string, d account.Deposit)) (int64, error) {
 	userID, depositID, err := s.ref(ctx, transactionID)
 	if err != nil {
 		return 0, err
 	}
 	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, depositID, now) },
-		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
+		func(w *command.Writes, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
 			if check != nil {
-				if err := check(ctx, tx, userID, d); err != nil {
-					return err
-				}
+				check(w, userID, d)
 			}
 			template, data := message(u.Profile().Name, d)
-			subject, text, html, err := s.tmpl.RenderIn(u.Language(), template, data)
-			if err != nil {
-				return err
-			}
 			// One decision per deposit, so this names the cause: a retried command mails once.
-			dedupe := "deposit/" + d.TransactionID + "/" + template
-			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: u.Email(), Subject: subject, Text: text, HTML: html}, false)
+			return s.addMail(ctx, w, "deposit/"+d.TransactionID+"/"+template, u.Email(), u.Language(), template, data)
 		})
 }
 

@@ -12,15 +12,12 @@ import (
 
 // claimReinvestments records the account of every investment this command's maturities
 // reinvested into, so it is found by id like one requested.
-func (s *Service) claimReinvestments(ctx context.Context, tx *command.Tx, acc *account.Account, userID string, at time.Time) error {
+func claimReinvestments(w *command.Writes, acc *account.Account, userID string, at time.Time) {
 	for _, e := range acc.Changes() {
 		if r, ok := e.(account.InvestmentReinvested); ok {
-			if err := claimInvestment(ctx, tx, r.NewInvestmentID, userID, at); err != nil {
-				return err
-			}
+			w.Add(claimInvestmentSQL, r.NewInvestmentID, userID, at)
 		}
 	}
-	return nil
 }
 
 // matured lists the investments this command's events matured, in order.

@@ -229,24 +229,9 @@ func (s *Service) StartInvestment(ctx context.Context, a Actor, in InvestInput) 
 const claimInvestmentSQL = `INSERT INTO money_investment_refs (investment_id, user_id, created_at) VALUES ($1, $2, $3)
 	ON CONFLICT (investment_id) DO NOTHING`
 
-func claimInvestment(ctx context.Context, tx *command.Tx, id, userID string, at time.Time) error {
-	_, err := tx.Exec(ctx, claimInvestmentSQL, id, userID, at)
-	return err
-}
-
-// mailInvestment enqueues one investment message. One message of each kind per investment, so
-// the dedupe key names the cause and a retried command mails once.
-func (s *Service) mailInvestment(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
-	sql, args, err := s.investmentMail(ctx, name, to, lang, inv, template)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Exec(ctx, sql, args...)
-	return err
-}
-
 // investmentMail is the outbox row of one investment message, in the investor's language, for a
-// command that queues it.
+// command that queues it. One message of each kind per investment, so the dedupe key names the
+// cause and a retried command mails once.
 func (s *Service) investmentMail(ctx context.Context, name, to, lang string, inv account.Investment, template string) (string, []any, error) {
 	t := investments.PlanTerms(inv.Terms)
 	data := mail.InvestmentData{
@@ -311,9 +296,14 @@ func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, t
 		return 0, err
 	}
 	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, id, now) },
-		func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
+		func(w *command.Writes, acc *account.Account, u *identity.User) error {
 			inv, _ := acc.Investment(id)
-			return s.mailInvestment(ctx, tx, u.Profile().Name, u.Email(), u.Language(), inv, template)
+			sql, args, err := s.investmentMail(ctx, u.Profile().Name, u.Email(), u.Language(), inv, template)
+			if err != nil {
+				return err
+			}
+			w.Add(sql, args...)
+			return nil
 		})
 }
 
@@ -328,11 +318,12 @@ type Settled struct {
 // so running it twice, or from several processes at once, settles each investment once: a
 // second run either finds nothing due or loses the append race and, reloaded, finds nothing.
 //
-// The investor is read before the transaction begins, so the command never asks the pool for a
-// second connection while it holds one. An e-mail never stands in the money's way: one that
-// cannot be rendered or queued is logged and left out, and the payout commits without it (a
-// queued one is sent, and retried, by the outbox's sender after the commit). A closed account's
-// investments mature too, without e-mail.
+// It runs with command.Submit: the maturities, the references of reinvestments and the e-mails
+// go to the database in one round trip. The investor is read before. An e-mail never stands in
+// the money's way: one that cannot be rendered or built is logged and left out before anything
+// is sent, and the payout commits without it (a queued one is sent, and retried, by the
+// outbox's sender after the commit); a built message breaks no constraint of the outbox. A
+// closed account's investments mature too, without e-mail.
 func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error) {
 	// One account's payouts are one item of the job: their events and e-mails share an id.
 	ctx = correlation.Ensure(ctx)
@@ -357,8 +348,8 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 		return Settled{}, err
 	}
 	var out Settled
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
+		func(acc *account.Account, w *command.Writes) error {
 			now := s.clock.Now()
 			out.Investments = nil
 			if len(acc.Due(now)) == 0 {
@@ -367,12 +358,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			if err := acc.MatureDueChecked(now, rule); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
-			if err := s.claimReinvestments(ctx, tx, acc, userID, now); err != nil {
-				return err
-			}
+			claimReinvestments(w, acc, userID, now)
 			// A reinvestment already due matures in the same run, so the matured list comes from
 			// the events, not from what was due at the start.
 			for _, id := range matured(acc) {
@@ -381,9 +367,7 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 				if email == "" {
 					continue
 				}
-				if err := s.mailBesideMoney(ctx, tx, name, email, lang, inv, mail.TemplateInvestmentMatured); err != nil {
-					return err
-				}
+				s.mailBesideMoney(ctx, w, name, email, lang, inv, mail.TemplateInvestmentMatured)
 			}
 			return nil
 		})
@@ -446,27 +430,16 @@ func (s *Service) reinvestRule(ctx context.Context, userID string, u *identity.U
 	}, nil
 }
 
-// mailBesideMoney queues one investment message in a savepoint of tx, so that a message that
-// cannot be rendered or queued is logged and dropped while the money events of the transaction
-// still commit. Only a failure to release or roll back the savepoint (the connection is gone)
-// is returned.
-func (s *Service) mailBesideMoney(ctx context.Context, tx *command.Tx, name, to, lang string, inv account.Investment, template string) error {
+// mailBesideMoney queues one investment message with the command's writes, unless it cannot be
+// rendered or built: that is logged, and the money moves without it.
+func (s *Service) mailBesideMoney(ctx context.Context, w *command.Writes, name, to, lang string, inv account.Investment, template string) {
 	sql, args, err := s.investmentMail(ctx, name, to, lang, inv, template)
 	if err != nil {
-		s.log.WarnContext(ctx, "money: an investment e-mail could not be rendered; the money moves without it",
+		s.log.WarnContext(ctx, "money: an investment e-mail could not be built; the money moves without it",
 			"investment", inv.ID, "template", template, "err", err)
-		return nil
+		return
 	}
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := sp.Exec(ctx, sql, args...); err != nil {
-		s.log.WarnContext(ctx, "money: an investment e-mail could not be queued; the money moves without it",
-			"investment", inv.ID, "template", template, "err", err)
-		return sp.Rollback(ctx)
-	}
-	return sp.Commit(ctx)
+	w.Add(sql, args...)
 }
 
 // maturityMeta marks the events the maturity job appends: nobody asked for them, the end date

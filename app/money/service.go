@@ -331,12 +331,16 @@ func (s *Service) thresholds(ctx context.Context) (Thresholds, error) {
 	return t, nil
 }
 
-// decideOn runs a staff decision on userID's account in one transaction: rule decides on the
-// account as it is now, its events are appended, and notify enqueues the investor's e-mail
-// (with the account after the decision), so a decision and its message commit together.
+// decideOn runs a staff decision on userID's account with command.Submit: rule decides on the
+// account, and writes queues what commits with its events (the investor's e-mail, rendered
+// from the account after the decision, and the rows the decision justifies), so that the
+// decision, its rows and its message go to the database in one round trip and commit together.
+// An approval carried in ctx (approvals.Service.Approve) commits with them. Nothing here reads
+// inside the command's transaction: what the decision rests on outside the account is read
+// before it, or checked by a statement that fails it (paidToNoOther).
 func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	rule func(acc *account.Account, now time.Time) error,
-	notify func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error) (int64, error) {
+	writes func(w *command.Writes, acc *account.Account, u *identity.User) error) (int64, error) {
 	u, err := s.user(ctx, userID)
 	if err != nil {
 		return 0, err
@@ -347,21 +351,33 @@ func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
 	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return 0, err
 	}
-	res, err := command.Update(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+		func(acc *account.Account, w *command.Writes) error {
 			if err := rule(acc, s.clock.Now()); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(userID), Aggregate: acc}); err != nil {
-				return err
-			}
-			return notify(ctx, tx, acc, u)
+			return writes(w, acc, u)
 		})
 	if err != nil {
 		return 0, err
 	}
 	s.kick()
 	return res.Position, nil
+}
+
+// addMail queues an e-mail, rendered in lang, for a command's writes. dedupe names its cause, so
+// that a retried command mails once.
+func (s *Service) addMail(ctx context.Context, w *command.Writes, dedupe, to, lang, template string, data any) error {
+	subject, text, html, err := s.tmpl.RenderIn(lang, template, data)
+	if err != nil {
+		return err
+	}
+	sql, args, err := mail.EnqueueStatement(ctx, dedupe, mail.Message{To: to, Subject: subject, Text: text, HTML: html}, false)
+	if err != nil {
+		return err
+	}
+	w.Add(sql, args...)
+	return nil
 }
 
 func (s *Service) kick() {

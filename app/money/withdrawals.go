@@ -397,49 +397,34 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 	if err != nil {
 		return 0, err
 	}
-	return s.decideOn(ctx, a, userID, rule, func(ctx context.Context, tx *command.Tx, acc *account.Account, u *identity.User) error {
+	return s.decideOn(ctx, a, userID, rule, func(wr *command.Writes, acc *account.Account, u *identity.User) error {
 		w, _ := acc.Withdrawal(withdrawalID)
-		if err := claimPayoutHash(ctx, tx, w, s.clock.Now()); err != nil {
+		claimPayoutHash(wr, w, s.clock.Now())
+		template, data := message(u.Profile().Name, w)
+		sql, args, err := s.withdrawalMail(ctx, u.Email(), u.Language(), w, template, data)
+		if err != nil {
 			return err
 		}
-		template, data := message(u.Profile().Name, w)
-		return s.mailWithdrawal(ctx, tx, u.Email(), u.Language(), w, template, data)
+		wr.Add(sql, args...)
+		return nil
 	})
 }
 
 // claimPayoutHash records an approved withdrawal's payout hash (canonical: the aggregate keeps
-// it so) in the transaction that approves it. A hash already recorded, by another payout or by a
-// deposit, refuses the approval: one on-chain transfer settles one withdrawal. ON CONFLICT keeps
-// the transaction usable; a concurrent approval with the same hash waits for the first to commit
-// and then finds it.
-func claimPayoutHash(ctx context.Context, tx *command.Tx, w account.Withdrawal, now time.Time) error {
+// it so) with the approval. A hash already recorded, by another payout or by a deposit, refuses
+// the approval: one on-chain transfer settles one withdrawal. The claim's key does it, so a
+// concurrent approval with the same hash waits for the first to commit and then fails on it.
+func claimPayoutHash(wr *command.Writes, w account.Withdrawal, now time.Time) {
 	if w.Status != account.StatusApproved || w.TxHash == "" {
-		return nil
+		return
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at)
-		VALUES ($1, $2, 'payout', $3, $4) ON CONFLICT (network, tx_hash) DO NOTHING`, w.Network, w.TxHash, w.ID, now)
-	if err != nil {
-		return fmt.Errorf("money: payout hash: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrPayoutTxHashUsed
-	}
-	return nil
+	wr.Add(`INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'payout', $3, $4)`,
+		w.Network, w.TxHash, w.ID, now)
+	wr.OnUnique("money_chain_tx_hashes_pkey", ErrPayoutTxHashUsed)
 }
 
-// mailWithdrawal enqueues one message about a withdrawal in the command's transaction. Each
-// template is sent once per withdrawal, so a retried command mails once.
-func (s *Service) mailWithdrawal(ctx context.Context, tx *command.Tx, to, lang string, w account.Withdrawal, template string, data any) error {
-	sql, args, err := s.withdrawalMail(ctx, to, lang, w, template, data)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Exec(ctx, sql, args...)
-	return err
-}
-
-// withdrawalMail is the outbox row of one withdrawal message, for a command that queues it
-// (mailWithdrawal writes it in a transaction).
+// withdrawalMail is the outbox row of one withdrawal message, for a command that queues it.
+// Each template is sent once per withdrawal, so a retried command mails once.
 func (s *Service) withdrawalMail(ctx context.Context, to, lang string, w account.Withdrawal, template string, data any) (string, []any, error) {
 	subject, text, html, err := s.tmpl.RenderIn(lang, template, data)
 	if err != nil {

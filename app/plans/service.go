@@ -42,7 +42,7 @@ var ErrNameTaken = domainerr.New(domainerr.Conflict, "A plan with this name exis
 // Deps are the collaborators of the service.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner // on a store that appends with statements (command.Submit)
 	Clock    clock.Clock
 }
 
@@ -89,22 +89,13 @@ type Created struct {
 func (s *Service) Create(ctx context.Context, meta eventstore.Metadata, in CreateInput) (Created, error) {
 	id := uuid.Must(uuid.NewV7()).String()
 	stream := Stream(id)
-	res, err := command.Update(ctx, s.commands, stream, plan.New, meta,
-		func(ctx context.Context, p *plan.Plan, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, stream, plan.New, meta,
+		func(p *plan.Plan, w *command.Writes) error {
 			if err := p.CreateBecause(id, in.Name, in.Terms, in.Active, in.Reason, s.clock.Now()); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: p}); err != nil {
-				return err
-			}
-			tag, err := tx.Exec(ctx, `INSERT INTO plan_names (name_key, plan_id, claimed_at) VALUES ($1, $2, $3)
-				ON CONFLICT (name_key) DO NOTHING`, plan.NameKey(p.Name()), id, s.clock.Now())
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				return ErrNameTaken
-			}
+			w.Add(`INSERT INTO plan_names (name_key, plan_id, claimed_at) VALUES ($1, $2, $3)`, plan.NameKey(p.Name()), id, s.clock.Now())
+			w.OnUnique("plan_names_pkey", ErrNameTaken)
 			return nil
 		})
 	if err != nil {

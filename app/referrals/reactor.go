@@ -46,7 +46,7 @@ type Config struct {
 type Deps struct {
 	Pool     *pgxpool.Pool
 	Store    eventstore.Store // to read the referred user's money stream
-	Commands *command.Runner  // must run transactions (command.WithTransactions)
+	Commands *command.Runner  // on a store that appends with statements (command.Submit)
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger
@@ -204,7 +204,7 @@ func confirmation(e eventstore.Envelope) (account.DepositConfirmed, error) {
 }
 
 // credit runs the one command: the bonus on the referrer's account and their e-mail, in one
-// transaction. The command carries the deposit confirmation's id as its causation. A bonus
+// round trip (command.Submit). The command carries the deposit confirmation's id as its causation. A bonus
 // already credited for this referred user (a replay after a crash, another process, a second
 // reactor) is the aggregate's Conflict, and means the work is done.
 func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, referrer *identity.User) error {
@@ -217,12 +217,9 @@ func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, re
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = e.ID.String()
 	}
-	_, err = command.Update(ctx, r.commands, stream, account.NewFor(f.ReferrerID), meta,
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	_, err = command.Submit(ctx, r.commands, stream, account.NewFor(f.ReferrerID), meta,
+		func(acc *account.Account, w *command.Writes) error {
 			if err := acc.CreditReferralBonus(f.ReferredUserID, bonus, r.clock.Now()); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: acc}); err != nil {
 				return err
 			}
 			subject, text, html, err := r.tmpl.RenderIn(referrer.Language(), mail.TemplateReferralBonus, mail.ReferralBonusData{
@@ -232,7 +229,12 @@ func (r *Reactor) credit(ctx context.Context, e eventstore.Envelope, f Facts, re
 			}
 			// Once per referred user, as the bonus is.
 			dedupe := "referral/" + f.ReferrerID + "/" + f.ReferredUserID
-			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: referrer.Email(), Subject: subject, Text: text, HTML: html}, false)
+			sql, args, err := mail.EnqueueStatement(ctx, dedupe, mail.Message{To: referrer.Email(), Subject: subject, Text: text, HTML: html}, false)
+			if err != nil {
+				return err
+			}
+			w.Add(sql, args...)
+			return nil
 		})
 	if errors.Is(err, account.ErrReferralCredited) {
 		return nil

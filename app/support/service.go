@@ -169,20 +169,18 @@ func (s *Service) Waiting(ctx context.Context) (int, error) {
 	return tickets.CountOpen(ctx, pgread.On(ctx, s.pool))
 }
 
-// Reply records staff's answer and e-mails it to the requester, in one transaction: an answer
-// is never recorded without its e-mail, nor mailed without being recorded.
+// Reply records staff's answer and e-mails it to the requester, in one round trip
+// (command.Submit): an answer is never recorded without its e-mail, nor mailed without being
+// recorded.
 func (s *Service) Reply(ctx context.Context, a Actor, ticketID, message string) (int64, error) {
 	ticketID, err := canonical(ticketID)
 	if err != nil {
 		return 0, err
 	}
 	st := stream(ticketID)
-	res, err := command.Update(ctx, s.commands, st, support.New, metaFor(a),
-		func(ctx context.Context, t *support.Ticket, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, st, support.New, metaFor(a),
+		func(t *support.Ticket, w *command.Writes) error {
 			if err := t.Reply(a.UserID, message, s.clock.Now()); err != nil {
-				return err
-			}
-			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: t}); err != nil {
 				return err
 			}
 			replies := t.Replies()
@@ -195,7 +193,12 @@ func (s *Service) Reply(ctx context.Context, a Actor, ticketID, message string) 
 			}
 			// One message per reply: the reply's number names it, so a retried command mails once.
 			dedupe := "ticket/" + ticketID + "/reply/" + strconv.Itoa(len(replies))
-			return mail.Enqueue(ctx, tx.Tx, dedupe, mail.Message{To: req.Email, Subject: subject, Text: text, HTML: html}, false)
+			sql, args, err := mail.EnqueueStatement(ctx, dedupe, mail.Message{To: req.Email, Subject: subject, Text: text, HTML: html}, false)
+			if err != nil {
+				return err
+			}
+			w.Add(sql, args...)
+			return nil
 		})
 	if err != nil {
 		return 0, err

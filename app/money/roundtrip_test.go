@@ -1,0 +1,252 @@
+package money_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"clearvest/app/accounts"
+	"clearvest/app/accounts/accountstest"
+	"clearvest/app/approvals"
+	"clearvest/app/money"
+	"clearvest/domain/asset"
+	"clearvest/domain/identity"
+	dmoney "clearvest/domain/money"
+	"clearvest/domain/payout"
+	"clearvest/domain/proposal"
+	"clearvest/eventstore"
+	"clearvest/platform/config"
+	"clearvest/projections"
+)
+
+// roundTrips records the round trips to PostgreSQL made under a marked context: one per query,
+// one per batch (a pipeline of statements sent together), with the SQL each carried. Background
+// work on the same pool (projections, listeners) is not marked, so it is not recorded.
+type roundTrips struct {
+	mu    sync.Mutex
+	trips [][]string
+	open  bool // a batch is being recorded
+}
+
+type markKey struct{}
+
+func marked(ctx context.Context) context.Context { return context.WithValue(ctx, markKey{}, true) }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.trips = append(r.trips, []string{d.SQL})
+		r.mu.Unlock()
+	}
+	return ctx
+}
+
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.trips = append(r.trips, nil)
+		r.open = true
+		r.mu.Unlock()
+	}
+	return ctx
+}
+
+func (r *roundTrips) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		if r.open {
+			r.trips[len(r.trips)-1] = append(r.trips[len(r.trips)-1], d.SQL)
+		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *roundTrips) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	if ctx.Value(markKey{}) != nil {
+		r.mu.Lock()
+		r.open = false
+		r.mu.Unlock()
+	}
+}
+
+// during returns the round trips fn made.
+func (r *roundTrips) during(fn func()) [][]string {
+	r.mu.Lock()
+	before := len(r.trips)
+	r.mu.Unlock()
+	fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][]string(nil), r.trips[before:]...)
+}
+
+// writes are the round trips that write or hold a transaction open: everything but reads.
+func writes(trips [][]string) [][]string {
+	var out [][]string
+	for _, trip := range trips {
+		for _, sql := range trip {
+			s := strings.ToLower(sql)
+			if strings.Contains(s, "insert") || strings.Contains(s, "update") || strings.Contains(s, "delete") ||
+				strings.HasPrefix(strings.TrimSpace(s), "begin") || strings.HasPrefix(strings.TrimSpace(s), "commit") {
+				out = append(out, trip)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func carries(trip []string, part string) bool {
+	for _, sql := range trip {
+		if strings.Contains(sql, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// decisions is a money service with an investor, staff and their deposits.
+type decisions struct {
+	env      *accountstest.Env
+	svc      *money.Service
+	investor string
+	user     func(email string, role identity.Role) string
+}
+
+func newDecisions(t *testing.T, cfg money.Config, opts ...accountstest.Option) *decisions {
+	t.Helper()
+	ctx := context.Background()
+	env := accountstest.New(t, append(opts,
+		accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil }, money.Migrations, approvals.Migrations))...)
+	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.PublicURL, cfg.WithdrawalFee = accountstest.PublicURL, fee
+	cfg.Addresses = []money.Address{{Asset: asset.USDT, Network: payout.Tron, Address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"}}
+	svc, err := money.New(cfg, money.Deps{Pool: env.Pool, Commands: env.Commands, Sender: env.Sender, Clock: env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decisions{env: env, svc: svc}
+	d.user = func(email string, role identity.Role) string {
+		t.Helper()
+		u, err := env.Accounts.CreateUser(ctx, accounts.CreateUserInput{Name: "Test " + email, Email: email,
+			Password: "correct horse battery staple 42", Role: string(role), Verified: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.ID
+	}
+	d.investor = d.user("ivy@example.com", identity.RoleSubscriber)
+	return d
+}
+
+// deposit requests a USDT deposit of $100 as the investor, for the transaction hash (or none).
+func (d *decisions) deposit(t *testing.T, hash string) string {
+	t.Helper()
+	c, err := d.svc.CreateDeposit(context.Background(), money.Actor{UserID: d.investor, Role: identity.RoleSubscriber},
+		money.DepositInput{Amount: "100", Asset: "USDT", Network: "TRC20", TxHash: hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Deposit.TransactionID
+}
+
+// TestStaffDecisionIsOneRoundTrip: a staff decision on a deposit sends its events, the
+// investor's e-mail and its checks in one round trip to PostgreSQL, without a transaction held
+// open across round trips (no BEGIN, no COMMIT of its own).
+func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rt := &roundTrips{}
+	d := newDecisions(t, money.Config{}, accountstest.WithQueryTracer(rt))
+	svc := d.svc
+	staff := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
+	deposit := func(hash string) string { return d.deposit(t, hash) }
+	first, second := deposit(strings.Repeat("a", 64)), deposit(strings.Repeat("b", 64))
+	third := deposit("")
+
+	// The first decision warms what a running server has warm: the runner's cache of the
+	// account and of the users, and the pool's connections.
+	if _, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: first, Notes: "not received"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		decide func(ctx context.Context) error
+	}{
+		{"confirm", func(ctx context.Context) error {
+			_, err := svc.ConfirmDeposit(ctx, staff, money.DecisionInput{TransactionID: second, Received: "100"})
+			return err
+		}},
+		{"reject", func(ctx context.Context) error {
+			_, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: third, Notes: "not received"})
+			return err
+		}},
+	} {
+		var err error
+		trips := rt.during(func() { err = c.decide(marked(ctx)) })
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := writes(trips)
+		t.Logf("%s: %d round trips, %d of them writing", c.name, len(trips), len(w))
+		if len(w) != 1 {
+			t.Fatalf("%s wrote in %d round trips, want 1: %q", c.name, len(w), w)
+		}
+		if !carries(w[0], "mail_outbox") {
+			t.Fatalf("%s: the e-mail did not go with the events: %q", c.name, w[0])
+		}
+	}
+}
+
+// TestApprovedConfirmationChecksTheTransactionInItsRoundTrip: an approved confirmation is not
+// checked before its command (the proposal was), so a transfer the chain watcher saw pay another
+// investor in between is caught by the check sent with the confirmation itself
+// (money_not_paid_to_another), and nothing of the approval or the decision is stored.
+func TestApprovedConfirmationChecksTheTransactionInItsRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := newDecisions(t, money.Config{Thresholds: money.Thresholds{DepositThreshold: dmoney.MustParse("50")}})
+	ap, err := approvals.New(approvals.Deps{Pool: d.env.Pool, Commands: d.env.Commands, Clock: d.env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.svc.RegisterExecutors(ap)
+	proposer := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
+	approver := approvals.Actor{UserID: d.user("ada@example.com", identity.RoleAdmin), Role: identity.RoleAdmin}
+	hash := strings.Repeat("c", 64)
+	tx := d.deposit(t, hash)
+	dec, err := d.svc.ConfirmDeposit(ctx, proposer, money.DecisionInput{TransactionID: tx, Received: "100", Notes: "above the threshold"})
+	if err != nil || dec.ProposalID == "" {
+		t.Fatalf("confirmation above the threshold: %+v, %v; want a proposal", dec, err)
+	}
+	if _, err := d.env.Pool.Exec(ctx, `INSERT INTO money_chain_sightings (network, tx_hash, user_id, deposit_id, created_at)
+		VALUES ('TRC20', $1, 'another-investor', 'their-deposit', now())`, hash); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ap.Approve(ctx, approver, dec.ProposalID, "checked", nil); !errors.Is(err, money.ErrPaidAnotherInvestor) {
+		t.Fatalf("approval: %v, want ErrPaidAnotherInvestor", err)
+	}
+	p, err := ap.Get(ctx, dec.ProposalID)
+	if err != nil || p.Status != proposal.StatusPending {
+		t.Fatalf("proposal %+v, %v: want it still pending", p, err)
+	}
+	// Without the sighting the same approval goes through, with the approval recorded.
+	if _, err := d.env.Pool.Exec(ctx, `DELETE FROM money_chain_sightings`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ap.Approve(ctx, approver, dec.ProposalID, "checked", nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ap.Get(ctx, dec.ProposalID); err != nil || p.Status == proposal.StatusPending {
+		t.Fatalf("proposal %+v, %v: want it decided", p, err)
+	}
+}
