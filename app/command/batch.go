@@ -52,12 +52,13 @@ type queued struct {
 	// appended and checked are the streams the command appends to and those it checks: no other
 	// command of its batch may append to any of them (take).
 	appended, checked []eventstore.StreamID
-	done    chan struct{} // closed once the append's outcome is known
-	turn    chan struct{} // closed to make this command lead the next batch
-	turned  bool          // the command leads, or has been told to (turn is closed)
-	taken   bool
-	stored  []eventstore.Envelope
-	err     error
+
+	done   chan struct{} // closed once the append's outcome is known
+	turn   chan struct{} // closed to make this command lead the next batch
+	turned bool          // the command leads, or has been told to (turn is closed)
+	taken  bool
+	stored []eventstore.Envelope
+	err    error
 }
 
 func newBatcher(store eventstore.Store, streams, appenders int) *batcher {
