@@ -28,6 +28,9 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	if out, err := cli("projections", "rebuild", "--all"); err != nil {
 		t.Fatalf("rebuild of an empty log: %v\n%s", err, out)
 	}
+	if _, err := cli("projections", "rebuild", "--all", "--jobs", "0"); err == nil || !strings.Contains(err.Error(), "--jobs must be at least 1") {
+		t.Fatalf("rebuild --jobs 0 = %v, want a usage error", err)
+	}
 
 	// The serving process: the same read models, on the same database.
 	pool, err := pgxpool.New(ctx, url)
@@ -54,6 +57,11 @@ func TestProjectionsRetryAndSkip(t *testing.T) {
 	if _, err := cli("projections", "rebuild", "users"); err == nil ||
 		!strings.Contains(err.Error(), "clearvest projections skip users --position "+position+` --reason "..."`) {
 		t.Fatalf("rebuild over the bad event = %v, want the event and how to skip it", err)
+	}
+	// Rebuilding them all, several at once, stops at the first read model that refuses it.
+	if _, err := cli("projections", "rebuild", "--all", "--jobs", "3"); err == nil ||
+		!strings.Contains(err.Error(), "--position "+position+` --reason "..."`) {
+		t.Fatalf("rebuild --all over the bad event = %v, want the event and how to skip it", err)
 	}
 	if err := runner.CatchUp(ctx); !errors.Is(err, projections.ErrParked) {
 		t.Fatalf("serving runner: %v, want users, securitylog, referrals and activity parked", err)
