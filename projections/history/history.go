@@ -417,7 +417,7 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 
 // itemRows collects items, column by column, for one multi-row INSERT.
 type itemRows struct {
-	positions                                                               []int64
+	positions []int64
 	// ids are the events' ids as bytes: pgx encodes a uuid.UUID through its driver.Valuer,
 	// ten times slower (2.5 µs an id).
 	ids                                                                     [][16]byte
