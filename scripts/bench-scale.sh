@@ -202,7 +202,7 @@ for events in $points; do
 	done
 	cat "$pdir/cold.txt"
 	for who in heavy new; do
-		row "$events" command "$who account, cold (max of $restarts)" "$(awk -v w=$who '$1 == w && $2 > m {m = $2} END {print m}' "$pdir/cold.txt")" ms
+		row "$events" command "$who account cold (max of $restarts)" "$(awk -v w=$who '$1 == w && $2 > m {m = $2} END {print m}' "$pdir/cold.txt")" ms
 	done
 
 	CLEARVEST_REQUEST_LIMITS=off serve_on "$db_url" "$data" "$pdir/serve.log"
@@ -211,9 +211,13 @@ for events in $points; do
 	for who in heavy new; do
 		tok=$heavy_token
 		[[ $who == new ]] && tok=$new_token
+		if [[ $who == heavy ]]; then
+			# Where the long account's commands spend their time: a CPU profile of the server.
+			(curl -fsS -o "$pdir/command-heavy.cpu" "http://$metrics_addr/debug/pprof/profile?seconds=5" 2>/dev/null || true) &
+		fi
 		read -r first p50 p99 max < <("$out/scalebench" command -url "$base_url" -token "$tok" -n "$commands")
 		echo "$who warm: p50 $p50 ms, p99 $p99 ms, max $max ms" | tee -a "$pdir/warm.txt"
-		row "$events" command "$who account, warm p99" "$p99" ms
+		row "$events" command "$who account warm p99" "$p99" ms
 	done
 
 	log "$events events: dashboard and history at $rate req/s"
@@ -223,8 +227,8 @@ for events in $points; do
 			-target "fresh=$fresh_url/api/invest/$path,pid=$fresh_pid,token=$fresh_token" | tee "$pdir/$path.md"
 		name=$path
 		[[ $path == getTransactionHistory ]] && name=history
-		row "$events" reads "$name, $events-event log" "$(p99_of "$pdir/$path.md" scale)" ms
-		row "$events" reads "$name, fresh database" "$(p99_of "$pdir/$path.md" fresh)" ms
+		row "$events" reads "$name on the grown log" "$(p99_of "$pdir/$path.md" scale)" ms
+		row "$events" reads "$name on a fresh database" "$(p99_of "$pdir/$path.md" fresh)" ms
 	done
 	stop_server "$pid"
 	unset CLEARVEST_METRICS_ADDR

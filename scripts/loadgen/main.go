@@ -244,7 +244,7 @@ func (c api) signInAdmin(file string) (api, error) {
 		PendingLogin string `json:"pendingLogin"`
 	}
 	if err := c.call(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password},
-		http.StatusUnauthorized, &pending); err != nil {
+		http.StatusAccepted, &pending); err != nil {
 		return api{}, fmt.Errorf("admin sign-in: %w", err)
 	}
 	code, err := c.mail(before, email, "code", regexp.MustCompile(`\b(\d{6})\b`))
