@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,47 @@ func BenchmarkLiveCatchUpAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
 	cpu.Report(b, float64(total), "us/event")
+}
+
+// BenchmarkRebuildMoneylog rebuilds read models from zero on a money log, as `clearvest
+// projections rebuild` does, so a CPU profile (-cpuprofile) shows where a rebuild's time goes
+// (docs/benchmarks.md, "Cost as history grows"). BENCH_MONEYLOG_URL names the database, as for
+// BenchmarkLiveCatchUpAll; BENCH_REBUILD the read models, comma-separated (default: every one).
+// events/s counts the log's events once per read model rebuilt.
+func BenchmarkRebuildMoneylog(b *testing.B) {
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	quiet := slog.New(slog.DiscardHandler)
+	store := postgres.New(pool, postgres.WithLogger(quiet))
+	b.Cleanup(store.Close)
+	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()), projections.WithLogger(quiet))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := runner.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	names := runner.Names()
+	if s := os.Getenv("BENCH_REBUILD"); s != "" {
+		names = strings.Split(s, ",")
+	}
+	var events int64
+	for b.Loop() {
+		for _, name := range names {
+			res, err := runner.Rebuild(ctx, name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += int64(res.Events)
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
