@@ -33,6 +33,7 @@
 #   SCALE_HEAVY_EVENTS  events of the long account (default 10000)
 #   SCALE_COMMANDS      warm commands per account (default 200)
 #   SCALE_RESTARTS      cold commands per account, one per server restart (default 3)
+#   SCALE_KEEP          1: keep each point's database (for profiles afterwards; drop it yourself)
 #   DB_PREFIX           name prefix of the databases created (default clearvest)
 #   OUT                 results directory (default .testdata/bench/scale-<time>)
 set -euo pipefail
@@ -92,7 +93,9 @@ for events in $points; do
 	mkdir -p "$pdir"
 	db="${DB_PREFIX:-clearvest}_scale_${events}_$$"
 	db_url=$(go run ./scripts/createdb -name "$db" "$TEST_DATABASE_URL")
-	cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
+	if [[ ${SCALE_KEEP:-0} != 1 ]]; then
+		cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
+	fi
 	data=$(mktemp -d)
 	cleanups+=("rm -rf '$data'")
 	q() { psql "$db_url" -XAtqc "$1"; }
@@ -233,7 +236,11 @@ for events in $points; do
 	stop_server "$pid"
 	unset CLEARVEST_METRICS_ADDR
 	# The point's database is dropped now, not at exit: ten million events take gigabytes.
-	go run ./scripts/createdb -drop -name "$db" "$TEST_DATABASE_URL"
+	if [[ ${SCALE_KEEP:-0} == 1 ]]; then
+		echo "kept: $db_url" | tee "$pdir/database.txt"
+	else
+		go run ./scripts/createdb -drop -name "$db" "$TEST_DATABASE_URL"
+	fi
 done
 
 "$out/scalebench" plot -csv "$csv" -out "$out/svg"
