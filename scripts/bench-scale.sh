@@ -84,8 +84,9 @@ fresh_pid=$server_pid
 cleanups+=("cp '$server_data/serve.log' '$out/fresh-serve.log'")
 read -r fresh_token _ < <("$out/loadgen" register -url "$fresh_url" -deposits 3 -admin-file "$server_data/demo-logins.txt")
 
-# p99_of FILE TARGET: the p99 (ms) of TARGET in loadgen's comparison table.
-p99_of() { awk -F'|' -v t="$2" '$3 ~ "^ *"t" *$" && $4 ~ /ms/ {gsub(/ ms| /, "", $4); print $4; exit}' "$1"; }
+# p99s FILE: the p99s (ms) of the grown log's server and of the fresh one, from loadgen's
+# comparison table ("| rate | scale | p99 | fresh p99 | ratio | …").
+p99s() { awk -F'|' '$3 ~ /^ *scale *$/ && $4 ~ /ms/ {gsub(/ ms| /, "", $4); gsub(/ ms| /, "", $5); print $4, $5; exit}' "$1"; }
 
 for events in $points; do
 	investors=$((events / per_investor))
@@ -230,8 +231,9 @@ for events in $points; do
 			-target "fresh=$fresh_url/api/invest/$path,pid=$fresh_pid,token=$fresh_token" | tee "$pdir/$path.md"
 		name=$path
 		[[ $path == getTransactionHistory ]] && name=history
-		row "$events" reads "$name on the grown log" "$(p99_of "$pdir/$path.md" scale)" ms
-		row "$events" reads "$name on a fresh database" "$(p99_of "$pdir/$path.md" fresh)" ms
+		read -r grown fresh < <(p99s "$pdir/$path.md")
+		row "$events" reads "$name on the grown log" "$grown" ms
+		row "$events" reads "$name on a fresh database" "$fresh" ms
 	done
 	stop_server "$pid"
 	unset CLEARVEST_METRICS_ADDR
