@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -153,4 +154,22 @@ func BenchmarkRebuildMoneylog(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkVerifyMoneylog runs `clearvest events verify` on the money log BENCH_MONEYLOG_URL
+// names, in this process, so a CPU profile (-cpuprofile) shows where the audit's time goes
+// (docs/benchmarks.md, "Cost as history grows").
+func BenchmarkVerifyMoneylog(b *testing.B) {
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	b.Setenv("DATABASE_URL", url)
+	b.Setenv("CLEARVEST_ENV", "development")
+	b.Setenv("CLEARVEST_DATA_DIR", b.TempDir())
+	for b.Loop() {
+		if err := run(context.Background(), []string{"events", "verify"}, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
