@@ -76,13 +76,13 @@ echo "events,graph,series,value,unit" >"$csv"
 row() { echo "$1,$2,$3,$4,$5" >>"$csv"; }
 log() { echo "==> $*; load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
-# The baseline of the reads: one server on a fresh database, up for the whole run, with an
-# investor who has three confirmed deposits.
+# The baseline of the reads: one server on a fresh database, up for the whole run; at each point
+# an investor with three confirmed deposits signs up there.
 start_server fresh
 fresh_url=$base_url
 fresh_pid=$server_pid
+fresh_data=$server_data
 cleanups+=("cp '$server_data/serve.log' '$out/fresh-serve.log'")
-read -r fresh_token _ < <("$out/loadgen" register -url "$fresh_url" -deposits 3 -admin-file "$server_data/demo-logins.txt")
 
 # p99s FILE: the p99s (ms) of the grown log's server and of the fresh one, from loadgen's
 # comparison table ("| rate | scale | p99 | fresh p99 | ratio | …").
@@ -225,6 +225,9 @@ for events in $points; do
 	done
 
 	log "$events events: dashboard and history at $rate req/s"
+	# A new investor on the fresh server for each point: a sign-in's token expires within the
+	# hour a point can take.
+	read -r fresh_token _ < <("$out/loadgen" register -url "$fresh_url" -deposits 3 -admin-file "$fresh_data/demo-logins.txt")
 	for path in dashboard getTransactionHistory; do
 		"$out/loadgen" run -rates "$rate" -duration "$duration" -rounds "$rounds" \
 			-target "scale=$base_url/api/invest/$path,pid=$pid,token=$token" \
