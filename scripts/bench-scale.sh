@@ -33,7 +33,8 @@
 #   SCALE_HEAVY_EVENTS  events of the long account (default 10000)
 #   SCALE_COMMANDS      warm commands per account (default 200)
 #   SCALE_RESTARTS      cold commands per account, one per server restart (default 3)
-#   SCALE_KEEP          1: keep each point's database (for profiles afterwards; drop it yourself)
+#   SCALE_KEEP          1: keep each point's database and data directory (for profiles afterwards;
+#                       remove them yourself)
 #   DB_PREFIX           name prefix of the databases created (default clearvest)
 #   OUT                 results directory (default .testdata/bench/scale-<time>)
 set -euo pipefail
@@ -98,7 +99,9 @@ for events in $points; do
 		cleanups+=("go run ./scripts/createdb -drop -name '$db' \"\$TEST_DATABASE_URL\"")
 	fi
 	data=$(mktemp -d)
-	cleanups+=("rm -rf '$data'")
+	if [[ ${SCALE_KEEP:-0} != 1 ]]; then
+		cleanups+=("rm -rf '$data'")
+	fi
 	q() { psql "$db_url" -XAtqc "$1"; }
 
 	DATABASE_URL=$db_url bin/clearvest migrate >"$pdir/migrate.log" 2>&1
@@ -229,6 +232,14 @@ for events in $points; do
 	# hour a point can take.
 	read -r fresh_token _ < <("$out/loadgen" register -url "$fresh_url" -deposits 3 -admin-file "$fresh_data/demo-logins.txt")
 	for path in dashboard getTransactionHistory; do
+		# Where a read's time goes: the server's CPU profile, and the statements PostgreSQL is
+		# running, sampled twice a second.
+		(curl -fsS -o "$pdir/$path.cpu" "http://$metrics_addr/debug/pprof/profile?seconds=8" 2>/dev/null || true) &
+		(for _ in $(seq 1 16); do
+			q "SELECT left(regexp_replace(query, '\s+', ' ', 'g'), 200) FROM pg_stat_activity
+				WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()"
+			sleep 0.5
+		done | sort | uniq -c | sort -rn >"$pdir/$path-statements.txt") &
 		"$out/loadgen" run -rates "$rate" -duration "$duration" -rounds "$rounds" \
 			-target "scale=$base_url/api/invest/$path,pid=$pid,token=$token" \
 			-target "fresh=$fresh_url/api/invest/$path,pid=$fresh_pid,token=$fresh_token" | tee "$pdir/$path.md"
@@ -242,7 +253,7 @@ for events in $points; do
 	unset CLEARVEST_METRICS_ADDR
 	# The point's database is dropped now, not at exit: ten million events take gigabytes.
 	if [[ ${SCALE_KEEP:-0} == 1 ]]; then
-		echo "kept: $db_url" | tee "$pdir/database.txt"
+		echo "kept: $db_url, data directory (its keys) $data" | tee "$pdir/database.txt"
 	else
 		go run ./scripts/createdb -drop -name "$db" "$TEST_DATABASE_URL"
 	fi

@@ -144,6 +144,9 @@ func plot(args []string) error {
 		if len(r) < 4 {
 			return fmt.Errorf("%s line %d: want events,graph,series,value[,unit]", *in, i+1)
 		}
+		if strings.TrimSpace(r[3]) == "" {
+			continue // not measured (the run noted why)
+		}
 		var x, y float64
 		if _, err := fmt.Sscan(r[0], &x); err != nil {
 			return fmt.Errorf("%s line %d: %w", *in, i+1, err)
