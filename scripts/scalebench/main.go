@@ -106,14 +106,16 @@ type graph struct {
 // graphs are the benchmark's graphs by the name its CSV rows give; a graph not named here gets
 // its name as title.
 var graphs = map[string]graph{
+	"write":         {title: "Writing the log (moneylog, through the event store)", unit: "events/s"},
 	"rebuild":       {title: "Projection rebuild from zero, per read model", unit: "events/s", target: 150_000, logY: true},
-	"verify":        {title: "clearvest events verify: wall time", unit: "s"},
+	"rebuild-total": {title: "clearvest projections rebuild --all: wall time", unit: "s", logY: true},
+	"verify":        {title: "clearvest events verify: wall time", unit: "s", target: 120, logY: true},
 	"verify-memory": {title: "clearvest events verify: peak resident memory", unit: "MB"},
-	"reads":         {title: "Dashboard and history p99 at a fixed rate, beside a fresh database", unit: "ms"},
-	"command":       {title: "Deposit request p99: account with 10,000 events vs new account", unit: "ms"},
+	"reads":         {title: "Dashboard and history p99 at a fixed rate, beside a fresh database", unit: "ms", logY: true},
+	"command":       {title: "Deposit request: account with 10,000 events vs new account", unit: "ms", logY: true},
 	"maturity":      {title: "Maturity job: investments settled per second", unit: "settled/s", target: 2000},
-	"size":          {title: "Database size", unit: "MB"},
-	"size-per":      {title: "Bytes on disk per event and per investor", unit: "bytes"},
+	"size":          {title: "Database size", unit: "MB", logY: true},
+	"size-per":      {title: "Bytes on disk per event and per investor", unit: "bytes", logY: true},
 }
 
 type point struct{ x, y float64 }
