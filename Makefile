@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc lighthouse screens clean
+.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc bench-scale lighthouse screens clean
 
 # Development is chosen explicitly, on this machine only: serve refuses development tools (the
 # mailbox, the test clock, demo data) on an address others can reach. Either can be overridden.
@@ -53,6 +53,13 @@ bench-money:
 # beside an export and a raw COPY of the same log; about five minutes.
 bench-verify:
 	scripts/bench-verify.sh
+
+# What the platform costs as the event log grows (not part of make bench): at each of SCALE_POINTS
+# log sizes (default 100k, 1M, 10M events), the rebuild, verify, the maturity job, the dashboard
+# and history reads, and a command on a long account, each beside a baseline; CSV, tables and
+# SVG graphs in OUT (docs/benchmarks.md, "Cost as history grows"). Hours at ten million events.
+bench-scale:
+	scripts/bench-scale.sh
 
 # Only the KYC upload benchmark (part of make bench): peak memory and throughput of 10 investors
 # uploading 10 MB documents at once, beside a file copy of the same bytes; about a minute.

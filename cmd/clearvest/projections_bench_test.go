@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +111,72 @@ func BenchmarkLiveCatchUpAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
 	cpu.Report(b, float64(total), "us/event")
+}
+
+// BenchmarkRebuildMoneylog rebuilds read models from zero on a money log, as `clearvest
+// projections rebuild` does, so a CPU profile (-cpuprofile) shows where a rebuild's time goes
+// (docs/benchmarks.md, "Cost as history grows"). BENCH_MONEYLOG_URL names the database, as for
+// BenchmarkLiveCatchUpAll; BENCH_REBUILD the read models, comma-separated (default: every one).
+// events/s counts the log's events once per read model rebuilt.
+func BenchmarkRebuildMoneylog(b *testing.B) {
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	quiet := slog.New(slog.DiscardHandler)
+	store := postgres.New(pool, postgres.WithLogger(quiet))
+	b.Cleanup(store.Close)
+	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()), projections.WithLogger(quiet))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := runner.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	names := runner.Names()
+	if s := os.Getenv("BENCH_REBUILD"); s != "" {
+		names = strings.Split(s, ",")
+	}
+	var events int64
+	for b.Loop() {
+		for _, name := range names {
+			res, err := runner.Rebuild(ctx, name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += int64(res.Events)
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkVerifyMoneylog runs `clearvest events verify` on the money log BENCH_MONEYLOG_URL
+// names, in this process, so a CPU profile (-cpuprofile) shows where the audit's time goes
+// (docs/benchmarks.md, "Cost as history grows"). BENCH_DATA_DIR names the data directory whose
+// keys open the log's sealed fields, if it has any.
+func BenchmarkVerifyMoneylog(b *testing.B) {
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	b.Setenv("DATABASE_URL", url)
+	b.Setenv("CLEARVEST_ENV", "development")
+	// A log with signed-up users has sealed personal fields: their keys are in the data
+	// directory of the server that wrote them (BENCH_DATA_DIR).
+	dir := os.Getenv("BENCH_DATA_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	b.Setenv("CLEARVEST_DATA_DIR", dir)
+	for b.Loop() {
+		if err := run(context.Background(), []string{"events", "verify"}, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

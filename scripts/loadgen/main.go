@@ -6,7 +6,8 @@
 //	    each user also has that many deposits confirmed (money history for the dashboard)
 //	loadgen run -token TOKEN -db DATABASE_URL -rates 1000,2000 -duration 20s -rounds 3 \
 //	    -target clearvest=URL,pid=PID,app=clearvest -target bare=URL,pid=PID,app=bareuser
-//	    sends GET requests with the bearer token to every target at every rate and prints a table
+//	    sends GET requests with the bearer token to every target at every rate and prints a table;
+//	    a target's own token=T (a target on another database) replaces -token for it
 //
 // Requests leave on a fixed schedule (request i at start + i/rate), each on its own goroutine,
 // whatever happened to the ones before, and a request's latency is counted from the time it
@@ -243,7 +244,7 @@ func (c api) signInAdmin(file string) (api, error) {
 		PendingLogin string `json:"pendingLogin"`
 	}
 	if err := c.call(http.MethodPost, "/api/users/login", map[string]string{"email": email, "password": password},
-		http.StatusUnauthorized, &pending); err != nil {
+		http.StatusAccepted, &pending); err != nil {
 		return api{}, fmt.Errorf("admin sign-in: %w", err)
 	}
 	code, err := c.mail(before, email, "code", regexp.MustCompile(`\b(\d{6})\b`))
@@ -261,10 +262,11 @@ func (c api) signInAdmin(file string) (api, error) {
 }
 
 type target struct {
-	name string
-	url  string
-	pid  int
-	app  string
+	name  string
+	url   string
+	pid   int
+	app   string
+	token string // when set, sent instead of -token (targets on different databases)
 }
 
 type targets []target
@@ -274,7 +276,7 @@ func (t *targets) String() string { return fmt.Sprint(*t) }
 func (t *targets) Set(v string) error {
 	name, rest, ok := strings.Cut(v, "=")
 	if !ok || name == "" {
-		return errors.New("want NAME=URL[,pid=N][,app=NAME]")
+		return errors.New("want NAME=URL[,pid=N][,app=NAME][,token=T]")
 	}
 	parts := strings.Split(rest, ",")
 	tg := target{name: name, url: parts[0]}
@@ -289,6 +291,8 @@ func (t *targets) Set(v string) error {
 			tg.pid = n
 		case "app":
 			tg.app = v
+		case "token":
+			tg.token = v
 		default:
 			return fmt.Errorf("unknown option %q", k)
 		}
@@ -319,7 +323,7 @@ func (r result) quantile(q float64) time.Duration {
 func runAll(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	var tgs targets
-	fs.Var(&tgs, "target", "NAME=URL[,pid=N][,app=NAME], repeatable; the last one is the baseline")
+	fs.Var(&tgs, "target", "NAME=URL[,pid=N][,app=NAME][,token=T], repeatable; the last one is the baseline")
 	token := fs.String("token", "", "bearer token sent with every request")
 	dbURL := fs.String("db", "", "database URL, to find the targets' PostgreSQL backends (optional)")
 	rates := fs.String("rates", "1000,2000", "request rates per second, comma-separated")
@@ -369,9 +373,13 @@ func runAll(args []string) error {
 			}
 			for _, tg := range order {
 				fmt.Fprintf(os.Stderr, "round %d/%d: %s at %d req/s ... ", round, *rounds, tg.name, rate)
-				attack(client, tg, *token, rate, *warmup)
+				tok := *token
+				if tg.token != "" {
+					tok = tg.token
+				}
+				attack(client, tg, tok, rate, *warmup)
 				before := cpu(ctx, db, tg)
-				r := attack(client, tg, *token, rate, *duration)
+				r := attack(client, tg, tok, rate, *duration)
 				after := cpu(ctx, db, tg)
 				r.serverCPU, r.pgCPU = after.server-before.server, after.pg-before.pg
 				if before.server < 0 || after.server < 0 {

@@ -9,6 +9,12 @@
 // batches of several investors' streams.
 //
 //	moneylog -db DATABASE_URL -events 1000000 -users 10000
+//
+// With -user, it writes one stream instead: that user's account with a history of -events events
+// (scripts/bench-scale.sh: the command on an account with a long history), its steps a few hours
+// apart from 2022 on, and every investment matured at the end, so the account has nothing due.
+//
+//	moneylog -db DATABASE_URL -user USER_ID -events 10000
 package main
 
 import (
@@ -47,6 +53,7 @@ func run() error {
 	batch := flag.Int("batch", 20, "investors' streams per append")
 	writers := flag.Int("writers", 2, "concurrent appends")
 	seed := flag.Uint64("seed", 1, "random seed (the same seed writes the same amounts and choices)")
+	user := flag.String("user", "", "write only this user's account stream, of -events events")
 	flag.Parse()
 	if *dbURL == "" {
 		return errors.New("-db is required")
@@ -61,6 +68,17 @@ func run() error {
 	defer store.Close()
 	codec := eventstore.NewRegistry()
 	account.RegisterEvents(codec)
+	if *user != "" {
+		a, err := history(*seed, 0, *total, codec, longHistory(*user))
+		if err != nil {
+			return err
+		}
+		if _, err := store.Append(ctx, a); err != nil {
+			return err
+		}
+		fmt.Printf("moneylog: %d events in the stream of user %s\n", len(a.Events), *user)
+		return nil
+	}
 
 	perUser := *total / *users
 	start := time.Now()
@@ -73,7 +91,7 @@ func run() error {
 			for first := range jobs {
 				var appends []eventstore.StreamAppend
 				for u := first; u < min(first+*batch, *users); u++ {
-					a, err := history(*seed, u, perUser, codec)
+					a, err := history(*seed, u, perUser, codec, investor(u))
 					if err != nil {
 						errc <- err
 						return
@@ -132,13 +150,35 @@ func usd(s string) money.Money {
 	return m
 }
 
-// history is investor u's stream: about n events from the aggregate's commands, starting in
-// 2025 and moving forward a few days per step.
-func history(seed uint64, u, n int, codec *eventstore.Registry) (eventstore.StreamAppend, error) {
+// shape is whose history is written and how it moves through time.
+type shape struct {
+	userID   string
+	start    time.Time
+	maxStep  int  // hours between steps: 1 to maxStep
+	settleUp bool // at the end, mature every investment still running (nothing left due)
+}
+
+// investor is the bulk log's investor u: from January 2025, a few days per step.
+func investor(u int) shape {
+	return shape{
+		userID:  uuid.NewSHA1(uuid.NameSpaceOID, fmt.Appendf(nil, "moneylog investor %d", u)).String(),
+		start:   time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC),
+		maxStep: 72,
+	}
+}
+
+// longHistory is one account with thousands of events: steps a few hours apart from 2022, so
+// that ten thousand events end before the present, and nothing left running at the end.
+func longHistory(userID string) shape {
+	return shape{userID: userID, start: time.Date(2022, 1, 1, 9, 0, 0, 0, time.UTC), maxStep: 8, settleUp: true}
+}
+
+// history is one investor's stream: about n events from the aggregate's commands.
+func history(seed uint64, u, n int, codec *eventstore.Registry, sh shape) (eventstore.StreamAppend, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(u)))
-	userID := uuid.NewSHA1(uuid.NameSpaceOID, fmt.Appendf(nil, "moneylog investor %d", u)).String()
+	userID := sh.userID
 	a := account.New(userID)
-	at := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(30*24)) * time.Hour)
+	at := sh.start.Add(time.Duration(rng.IntN(30*24)) * time.Hour)
 	amount := func(lo, hi int) money.Money { return usd(fmt.Sprintf("%d.%02d", lo+rng.IntN(hi-lo), rng.IntN(100))) }
 	id := func() string { return uuid.Must(uuid.NewV7()).String() }
 	check := func(err error) {
@@ -147,7 +187,7 @@ func history(seed uint64, u, n int, codec *eventstore.Registry) (eventstore.Stre
 		}
 	}
 	for len(a.Changes()) < n {
-		at = at.Add(time.Duration(1+rng.IntN(72)) * time.Hour)
+		at = at.Add(time.Duration(1+rng.IntN(sh.maxStep)) * time.Hour)
 		// Investments whose term ended are paid out first, as the maturity job does.
 		for _, inv := range a.Due(at) {
 			if len(a.Changes()) >= n {
@@ -207,6 +247,13 @@ func history(seed uint64, u, n int, codec *eventstore.Registry) (eventstore.Stre
 			default:
 				check(a.ApproveWithdrawal(w, account.Payout{TxHash: fmt.Sprintf("0x%064x", rng.Uint64())}, staffID, at.Add(3*time.Hour)))
 			}
+		}
+	}
+	if sh.settleUp {
+		// The longest term is 180 days: after it, everything running is due.
+		at = at.Add(181 * 24 * time.Hour)
+		for _, inv := range a.Due(at) {
+			check(a.MatureInvestment(inv, at))
 		}
 	}
 	meta := eventstore.Metadata{ActorID: staffID, ActorRole: "admin"}
