@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,6 +26,10 @@ const (
 	parkMaxWait   = time.Hour
 )
 
+// maturityWorkers is how many accounts a pass settles at once: enough to fill the command
+// runner's batches, well under the pool's 20 connections that requests share.
+const maturityWorkers = 8
+
 // MaturityJob pays out investments whose end date has passed. Every serve process runs one: the
 // read model names the accounts with something due, and each is settled by SettleDue through
 // the command runner, where optimistic concurrency and "nothing due raises nothing" make a
@@ -36,9 +41,12 @@ const (
 // /readyz, and staff are e-mailed once when it is parked; it is tried again later, waiting
 // longer after each failure, and leaves the list when it settles.
 //
-// Each step holds one pool connection at a time and returns it before the next: the page read,
-// each account's command (which reads its investor before its transaction begins), the parking.
-// Several passes at once, in one process or many, cannot starve each other of connections.
+// Up to maturityWorkers accounts of a page are settled at once, so their commands share appends
+// (group commit) rather than each waiting for its own round trip: one account at a time, the job
+// settled about a thousand investments a second whatever the machine, waiting on the database.
+// Each account's steps hold one pool connection at a time and return it before the next: its
+// command (which reads its investor first), its parking. Several passes at once, in one process
+// or many, cannot starve each other of connections.
 type MaturityJob struct {
 	svc   *Service
 	every time.Duration
@@ -105,36 +113,53 @@ func (j *MaturityJob) RunOnce(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex // guards parked and n
+			workers = make(chan struct{}, maturityWorkers)
+		)
 		for _, userID := range users {
 			due[userID] = true
+			mu.Lock()
 			p, wasParked := parked[userID]
+			mu.Unlock()
 			if wasParked && now.Before(p.RetryAt) {
 				continue
 			}
-			settled, err := j.svc.SettleDue(ctx, userID)
-			if err != nil {
-				if ctx.Err() != nil {
-					return n, ctx.Err()
+			workers <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-workers }()
+				settled, err := j.svc.SettleDue(ctx, userID)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					if ctx.Err() != nil {
+						return
+					}
+					j.failures.Inc()
+					j.svc.log.WarnContext(ctx, "maturity: settling due investments failed; the account is parked", "user", userID, "err", err)
+					if err := j.svc.park(ctx, userID, err, now); err != nil {
+						j.svc.log.ErrorContext(ctx, "maturity: parking an account failed", "user", userID, "err", err)
+					}
+					parked[userID] = ParkedAccount{UserID: userID}
+					return
 				}
-				j.failures.Inc()
-				j.svc.log.WarnContext(ctx, "maturity: settling due investments failed; the account is parked", "user", userID, "err", err)
-				if err := j.svc.park(ctx, userID, err, now); err != nil {
-					j.svc.log.ErrorContext(ctx, "maturity: parking an account failed", "user", userID, "err", err)
+				if wasParked {
+					if err := j.svc.unpark(ctx, userID); err != nil {
+						j.svc.log.WarnContext(ctx, "maturity: an account settled; taking it off the parked list failed", "user", userID, "err", err)
+					}
+					delete(parked, userID)
 				}
-				parked[userID] = ParkedAccount{UserID: userID}
-				continue
-			}
-			if wasParked {
-				if err := j.svc.unpark(ctx, userID); err != nil {
-					j.svc.log.WarnContext(ctx, "maturity: an account settled; taking it off the parked list failed", "user", userID, "err", err)
+				if len(settled.Investments) > 0 {
+					j.svc.log.InfoContext(ctx, "investments matured", "user", userID, "count", len(settled.Investments))
 				}
-				delete(parked, userID)
-			}
-			if len(settled.Investments) > 0 {
-				j.svc.log.InfoContext(ctx, "investments matured", "user", userID, "count", len(settled.Investments))
-			}
-			n += len(settled.Investments)
-			j.paid.Add(float64(len(settled.Investments)))
+				n += len(settled.Investments)
+				j.paid.Add(float64(len(settled.Investments)))
+			})
+		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			return n, ctx.Err()
 		}
 		if len(users) < j.page {
 			break
