@@ -109,6 +109,8 @@ describe('app shell', () => {
         // No Logout tab on the profile page any more.
         await page.goto(url('/user-profile'));
         await heading(page, 'Profile').waitFor();
+        // The tabs come with the profile's figures, which may arrive after the heading.
+        await page.getByRole('tab', { name: 'Security' }).waitFor();
         assert.deepEqual(await page.getByRole('tab').allTextContents(), ['Profile', 'Security']);
 
         // The skip link still leads past the shell to the page.
