@@ -26,29 +26,8 @@ import (
 // every read model; the CPU meter splits the time per event into this process's and the
 // database server's.
 func BenchmarkLiveCatchUpAll(b *testing.B) {
-	url := os.Getenv("BENCH_MONEYLOG_URL")
-	if url == "" {
-		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
-	}
 	ctx := context.Background()
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.MaxConns = 20
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
-	quiet := slog.New(slog.DiscardHandler)
-	store := postgres.New(pool, postgres.WithLogger(quiet))
-	b.Cleanup(store.Close)
-	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()),
-		projections.WithLogger(quiet), projections.WithWaitTimeout(10*time.Minute))
-	if err != nil {
-		b.Fatal(err)
-	}
+	pool, store, runner := moneylogRunner(b, projections.WithWaitTimeout(10*time.Minute))
 	if err := runner.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -119,23 +98,8 @@ func BenchmarkLiveCatchUpAll(b *testing.B) {
 // BenchmarkLiveCatchUpAll; BENCH_REBUILD the read models, comma-separated (default: every one).
 // events/s counts the log's events once per read model rebuilt.
 func BenchmarkRebuildMoneylog(b *testing.B) {
-	url := os.Getenv("BENCH_MONEYLOG_URL")
-	if url == "" {
-		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
-	}
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
-	quiet := slog.New(slog.DiscardHandler)
-	store := postgres.New(pool, postgres.WithLogger(quiet))
-	b.Cleanup(store.Close)
-	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()), projections.WithLogger(quiet))
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, _, runner := moneylogRunner(b)
 	if err := runner.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -179,4 +143,32 @@ func BenchmarkVerifyMoneylog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// moneylogRunner opens the database of a money log BENCH_MONEYLOG_URL names (skipping the
+// benchmark when it names none) and returns its pool, store and a quiet runner of every read model.
+func moneylogRunner(b *testing.B, opts ...projections.Option) (*pgxpool.Pool, *postgres.Store, *projections.Runner) {
+	b.Helper()
+	url := os.Getenv("BENCH_MONEYLOG_URL")
+	if url == "" {
+		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = 20
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	quiet := slog.New(slog.DiscardHandler)
+	store := postgres.New(pool, postgres.WithLogger(quiet))
+	b.Cleanup(store.Close)
+	runner, err := projections.NewRunner(pool, store, allProjections(newRegistry()), append([]projections.Option{projections.WithLogger(quiet)}, opts...)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pool, store, runner
 }
