@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore/postgres"
+	"clearvest/eventstore/postgres/postgrestest"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 )
@@ -153,16 +154,7 @@ func moneylogRunner(b *testing.B, opts ...projections.Option) (*pgxpool.Pool, *p
 	if url == "" {
 		b.Skip("BENCH_MONEYLOG_URL names no database with a money log")
 	}
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.MaxConns = 20
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
+	pool := postgrestest.PoolAt(b, url)
 	quiet := slog.New(slog.DiscardHandler)
 	store := postgres.New(pool, postgres.WithLogger(quiet))
 	b.Cleanup(store.Close)

@@ -16,7 +16,17 @@ import (
 // default of max(4, cores).
 func Pool(b testing.TB) *pgxpool.Pool {
 	b.Helper()
-	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(b))
+	pool := PoolAt(b, pgtest.NewDatabase(b))
+	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
+		b.Fatal(err)
+	}
+	return pool
+}
+
+// PoolAt opens a pool sized like serve's on the database url names, closed when b ends.
+func PoolAt(b testing.TB, url string) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,8 +36,5 @@ func Pool(b testing.TB) *pgxpool.Pool {
 		b.Fatal(err)
 	}
 	b.Cleanup(pool.Close)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
-		b.Fatal(err)
-	}
 	return pool
 }
