@@ -263,7 +263,8 @@ var (
 // stream the event belongs to: the user's id). Seal must return a string starting with
 // SealedPrefix; Open must return an error matching ErrErased when the subject's key was
 // destroyed, and a different error for anything else (a wrong key must fail loudly, never read
-// as erased).
+// as erased). Open gives back exactly the bytes sealed, valid UTF-8 or not: snapshots seal an
+// aggregate's binary state (SealState).
 type FieldCipher interface {
 	Seal(subject string, plaintext string) (string, error)
 	Open(subject string, sealed string) (string, error)

@@ -22,9 +22,13 @@ type history struct {
 	// position is the global position of the stream's event at version (0 for none): what a
 	// query waits for to see the stream as this history does.
 	position int64
-	events   []aggregate.Event // this history's view of log.all
-	log      *eventLog
-	started  time.Time
+	// base is the version of the snapshot the history starts from (0: the stream's start), and
+	// snap what it has of the events up to it; events then hold the versions after base.
+	base    int64
+	snap    *snapshotBase
+	events  []aggregate.Event // this history's view of log.all
+	log     *eventLog
+	started time.Time
 
 	// keys indexes the keyed events of the histories put in the cache (published); pending are
 	// this history's keyed events not yet there, found by a scan.
@@ -56,7 +60,7 @@ type keyIndex struct {
 
 // extended returns h followed by stored envelopes and the events they hold.
 func (h *history) extended(stored []eventstore.Envelope, events []aggregate.Event) *history {
-	next := &history{version: h.version, position: h.position, started: h.started, keys: h.keys, log: h.log}
+	next := &history{version: h.version, position: h.position, started: h.started, base: h.base, snap: h.snap, keys: h.keys, log: h.log}
 	if next.log == nil {
 		next.log = &eventLog{}
 	}
@@ -156,6 +160,8 @@ type cached struct {
 	// command: it is lent to one command at a time (nil while lent), and only handed back when
 	// its state is h's again, so a command costs no replay however long the stream.
 	built Aggregate
+	// snapshot is the version of the stream's latest snapshot this process read or saved.
+	snapshot int64
 }
 
 func newCache(size int, idle time.Duration) *cache {
@@ -252,6 +258,32 @@ func (c *cache) giveBack(stream eventstore.StreamID, agg Aggregate) {
 	}
 	if e := el.Value.(*cached); e.h.version == agg.LoadedVersion() {
 		e.built = agg
+	}
+}
+
+// lastSnapshot returns the version of the stream's latest snapshot the cache knows of.
+func (c *cache) lastSnapshot(stream eventstore.StreamID) int64 {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[stream]; ok {
+		return el.Value.(*cached).snapshot
+	}
+	return 0
+}
+
+// snapshotSeen records that the stream has a snapshot at version.
+func (c *cache) snapshotSeen(stream eventstore.StreamID, version int64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[stream]; ok {
+		e := el.Value.(*cached)
+		e.snapshot = max(e.snapshot, version)
 	}
 }
 

@@ -19,7 +19,7 @@ func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamI
 		var zero A
 		return zero, err
 	}
-	return build(newAgg, h), nil
+	return build(newAgg, h)
 }
 
 // Position returns the global position of a stream's last event, 0 for a stream without events,
@@ -39,9 +39,9 @@ func Position(ctx context.Context, r *Runner, stream eventstore.StreamID) (int64
 
 // lend returns the aggregate of a stream at h for a command holding the stream's turn: the
 // cache's built one when it is at h, else h replayed into newAgg(). Hand it back with settle.
-func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h *history) A {
+func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h *history) (A, error) {
 	if built, ok := r.cache.borrow(stream, h).(A); ok {
-		return built
+		return built, nil
 	}
 	return build(newAgg, h)
 }
@@ -59,14 +59,30 @@ func settle(r *Runner, stream eventstore.StreamID, agg Aggregate, committed bool
 	r.cache.giveBack(stream, agg)
 }
 
-// build replays a history into a fresh aggregate.
-func build[A Aggregate](newAgg func() A, h *history) A {
+// build replays a history into a fresh aggregate, restoring the snapshot it starts from first.
+func build[A Aggregate](newAgg func() A, h *history) (A, error) {
 	agg := newAgg()
+	if h.snap != nil {
+		s, ok := any(agg).(Snapshotter)
+		if !ok || s.SnapshotKind() != h.snap.kind {
+			var zero A
+			return zero, fmt.Errorf("command: %T cannot restore a %s snapshot", agg, h.snap.kind)
+		}
+		if err := s.UnmarshalState(h.snap.state); err != nil {
+			var zero A
+			return zero, fmt.Errorf("command: %w", err)
+		}
+	}
+	replay(agg, h)
+	return agg, nil
+}
+
+// replay applies h's events to agg, which holds the state h starts from.
+func replay(agg Aggregate, h *history) {
 	aggregate.Load(agg, h.version, h.events...)
 	if s, ok := any(agg).(StreamStarter); ok && !h.started.IsZero() {
 		s.StreamStarted(h.started)
 	}
-	return agg
 }
 
 // load returns the stream's history from the cache (cached is then true, and the history may be
@@ -75,7 +91,12 @@ func (r *Runner) load(ctx context.Context, stream eventstore.StreamID) (h *histo
 	if h := r.cache.get(stream); h != nil {
 		return h, true, nil
 	}
-	if h, err = r.readAfter(ctx, stream, &history{}); err != nil {
+	if newAgg, ok := r.snapshotAggregate(stream); ok {
+		h, err = r.readFromSnapshot(ctx, stream, newAgg)
+	} else {
+		h, err = r.readAfter(ctx, stream, &history{})
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	r.cache.put(stream, h)
@@ -110,18 +131,26 @@ func (r *Runner) readAfter(ctx context.Context, stream eventstore.StreamID, base
 		if len(page) == 0 {
 			return h, nil
 		}
-		events := make([]aggregate.Event, len(page))
-		for i, env := range page {
-			if env.Version != h.version+int64(i)+1 {
-				return nil, fmt.Errorf("command: load %s: version %d follows %d", stream, env.Version, h.version+int64(i))
-			}
-			if events[i], err = r.codec.Decode(env); err != nil {
-				return nil, fmt.Errorf("command: load %s: %w", stream, err)
-			}
+		if h, err = r.extendPage(stream, h, page); err != nil {
+			return nil, err
 		}
-		h = h.extended(page, events)
 		if len(page) < r.pageSize {
 			return h, nil
 		}
 	}
+}
+
+// extendPage returns h followed by a page of its stream's events, which must continue it.
+func (r *Runner) extendPage(stream eventstore.StreamID, h *history, page []eventstore.Envelope) (*history, error) {
+	events := make([]aggregate.Event, len(page))
+	for i, env := range page {
+		if env.Version != h.version+int64(i)+1 {
+			return nil, fmt.Errorf("command: load %s: version %d follows %d", stream, env.Version, h.version+int64(i))
+		}
+		var err error
+		if events[i], err = r.codec.Decode(env); err != nil {
+			return nil, fmt.Errorf("command: load %s: %w", stream, err)
+		}
+	}
+	return h.extended(page, events), nil
 }

@@ -85,6 +85,10 @@ type Runner struct {
 	cache       *cache
 	batches     *batcher
 	locks       streamLocks
+
+	snapshots     eventstore.SnapshotStore // nil: streams load from their first event
+	snapshotEvery int
+	snapshotted   map[string]func(eventstore.StreamID) Snapshotter // by stream category
 }
 
 // Option configures a Runner.
@@ -227,7 +231,11 @@ func (r *Runner) replay(ctx context.Context, stream eventstore.StreamID, h *hist
 	}
 	raised := make([]aggregate.Event, len(events))
 	for i, env := range events {
-		raised[i] = h.events[env.Version-1]
+		if env.Version > h.base {
+			raised[i] = h.events[env.Version-h.base-1]
+		} else if raised[i], err = r.codec.Decode(env); err != nil { // before the snapshot h starts from
+			return Result{}, fmt.Errorf("command: replay on %s: %w", stream, err)
+		}
 	}
 	end := events[len(events)-1]
 	return Result{Position: end.Position, Version: end.Version, Events: events, Raised: raised, IdempotentReplay: true}, nil

@@ -92,7 +92,7 @@ func Consult[B Aggregate](w *Writes, stream eventstore.StreamID, newAgg func() B
 	}
 	w.consulted = append(w.consulted, consulted{stream: stream, h: h, cached: cached})
 	w.with.Checks = append(w.with.Checks, postgres.Check{Stream: stream, Version: h.version})
-	return build(newAgg, h), nil
+	return build(newAgg, h)
 }
 
 // Claim is what a request with an Idempotency-Key (api/idempotency) asks of the commands it runs
@@ -229,11 +229,17 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		w   *Writes
 	)
 	for n := 0; ; n++ {
-		if earlier := h.keyed(meta.IdempotencyKey); len(earlier) > 0 {
+		earlier, err := r.keyed(ctx, stream, h, meta.IdempotencyKey)
+		if err != nil {
+			return Result{}, nil, err
+		}
+		if len(earlier) > 0 {
 			res, err := r.replay(ctx, stream, h, earlier, meta.RequestHash)
 			return res, nil, err
 		}
-		agg = lend(r, stream, newAgg, h)
+		if agg, err = lend(r, stream, newAgg, h); err != nil {
+			return Result{}, nil, err
+		}
 		w = &Writes{ctx: ctx, r: r, own: stream}
 		decideErr := decide(agg, w)
 		if (decideErr != nil || len(agg.Changes()) == 0) && n < maxRedecisions {
@@ -308,8 +314,10 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		claim.set(&claim.committed)
 	}
 	if len(changes) > 0 {
-		r.cache.put(stream, h.extended(stored[:len(changes)], changes))
+		after := h.extended(stored[:len(changes)], changes)
+		r.cache.put(stream, after)
 		settle(r, stream, agg, true)
+		r.maybeSnapshot(ctx, stream, agg, after)
 	} else {
 		settle(r, stream, agg, false)
 	}

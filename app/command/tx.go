@@ -203,7 +203,10 @@ func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 		if err != nil {
 			return Result{}, nil, err
 		}
-		agg := lend(r, stream, newAgg, h)
+		agg, err := lend(r, stream, newAgg, h)
+		if err != nil {
+			return Result{}, nil, err
+		}
 		res, retry, err := r.inTxOnce(ctx, meta, map[eventstore.StreamID]*history{stream: h}, func(ctx context.Context, tx *Tx) error {
 			return fn(ctx, agg, tx)
 		})

@@ -489,7 +489,38 @@ func runSequence(src source, postings postingsFunc, maxSteps int) (*sim, error) 
 	if err := r.Finish(int64(len(s.events))); err != nil {
 		return s, fmt.Errorf("the audit refuses what the commands raised: %w", err)
 	}
-	return s, nil
+	return s, snapshotReplays(s.events, s.pick(len(s.events)+1))
+}
+
+// snapshotReplays checks that the state saved after the first k events, restored and followed
+// by the rest, is the state of replaying them all: what a command decides on after loading from
+// a snapshot.
+func snapshotReplays(events []aggregate.Event, k int) error {
+	head := account.New(simUser)
+	aggregate.Load(head, int64(k), events[:k]...)
+	saved, err := head.MarshalState()
+	if err != nil {
+		return err
+	}
+	restored := account.New(simUser)
+	if err := restored.UnmarshalState(saved); err != nil {
+		return fmt.Errorf("restoring the snapshot after %d events: %w", k, err)
+	}
+	aggregate.Load(restored, int64(len(events)), events[k:]...)
+	full := account.New(simUser)
+	aggregate.Load(full, int64(len(events)), events...)
+	got, err := restored.MarshalState()
+	if err != nil {
+		return err
+	}
+	want, err := full.MarshalState()
+	if err != nil {
+		return err
+	}
+	if !restored.Balances().Equal(full.Balances()) || string(got) != string(want) {
+		return fmt.Errorf("a snapshot after %d of %d events, then the rest, gives another state:\nrestored %s\nreplayed %s", k, len(events), got, want)
+	}
+	return nil
 }
 
 const (

@@ -23,6 +23,7 @@ import (
 
 	"clearvest/app/accounts"
 	"clearvest/app/command"
+	"clearvest/app/money"
 	"clearvest/domain/account"
 	"clearvest/domain/clock"
 	"clearvest/domain/identity"
@@ -212,7 +213,9 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger))
+	// Money streams keep a snapshot every few events, so that every test of the money story
+	// also loads accounts from snapshots, sealed with the real cipher.
+	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger), money.Snapshots(3))
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
