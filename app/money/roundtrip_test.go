@@ -122,7 +122,8 @@ type decisions struct {
 func newDecisions(t *testing.T, cfg money.Config, opts ...accountstest.Option) *decisions {
 	t.Helper()
 	ctx := context.Background()
-	env := accountstest.New(t, append(opts,
+	// Snapshots rarely: a snapshot's save follows a command's commit and is no part of it.
+	env := accountstest.New(t, append(opts, accountstest.WithSnapshotEvery(1000),
 		accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil }, money.Migrations, approvals.Migrations))...)
 	fee, err := config.ParseWithdrawalFee(config.DefaultWithdrawalFee)
 	if err != nil {

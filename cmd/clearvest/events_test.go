@@ -590,14 +590,14 @@ func TestMigrateReportsWhatItDid(t *testing.T) {
 	if err := migrate(testCtx(t), pool, allMigrations(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if want := "eventstore: applied 0001_events.sql\neventstore: applied 0002_positions.sql\neventstore: applied 0003_expect.sql\neventstore: now at version 3\n"; !strings.HasPrefix(out.String(), want) {
+	if want := "eventstore: applied 0001_events.sql\neventstore: applied 0002_positions.sql\neventstore: applied 0003_expect.sql\neventstore: applied 0004_snapshots.sql\neventstore: now at version 4\n"; !strings.HasPrefix(out.String(), want) {
 		t.Errorf("first run printed:\n%s\nwant it to start with:\n%s", out.String(), want)
 	}
 	out.Reset()
 	if err := migrate(testCtx(t), pool, allMigrations(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if want := "eventstore: up to date at version 3\n"; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "applied") {
+	if want := "eventstore: up to date at version 4\n"; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "applied") {
 		t.Errorf("second run printed:\n%s\nwant it to start with:\n%s", out.String(), want)
 	}
 	if err := requireSchema(testCtx(t), pool, postgres.Migrations); err != nil {

@@ -75,6 +75,7 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
+	snapshotEvery          int
 	clock                  clock.Clock
 	googleClient, googleIs string
 	waitUntil              func(ctx context.Context, t time.Time) error
@@ -121,10 +122,14 @@ func WithWaitUntil(f func(ctx context.Context, t time.Time) error) Option {
 // request makes with it).
 func WithQueryTracer(tr pgx.QueryTracer) Option { return func(o *options) { o.tracer = tr } }
 
+// WithSnapshotEvery sets how many events a money stream grows by before its next snapshot
+// (default 3, so that tests of the money story load accounts from snapshots too).
+func WithSnapshotEvery(n int) Option { return func(o *options) { o.snapshotEvery = n } }
+
 // New builds the environment; everything is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
-	o := options{clock: clock.System()}
+	o := options{clock: clock.System(), snapshotEvery: 3}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -213,9 +218,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Money streams keep a snapshot every few events, so that every test of the money story
-	// also loads accounts from snapshots, sealed with the real cipher.
-	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger), money.Snapshots(3))
+	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger), money.Snapshots(o.snapshotEvery))
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
