@@ -125,6 +125,7 @@ func (a *Account) readState(r *stateReader) error {
 		*m = r.money()
 	}
 	holds := make([]Hold, r.count())
+	a.holds = make(map[string]*Hold, len(holds))
 	for i := range holds {
 		h := &holds[i]
 		var kind, status string
@@ -135,6 +136,7 @@ func (a *Account) readState(r *stateReader) error {
 	}
 	a.order = r.strs()
 	deposits := make([]Deposit, r.count())
+	a.deposits = make(map[string]*Deposit, len(deposits))
 	for i := range deposits {
 		d := &deposits[i]
 		var status string
@@ -146,6 +148,7 @@ func (a *Account) readState(r *stateReader) error {
 		a.deposits[d.ID] = d
 	}
 	investments := make([]Investment, r.count())
+	a.investments = make(map[string]*Investment, len(investments))
 	for i := range investments {
 		inv := &investments[i]
 		t := &inv.Terms
@@ -161,6 +164,7 @@ func (a *Account) readState(r *stateReader) error {
 		a.investments[inv.ID] = inv
 	}
 	withdrawals := make([]Withdrawal, r.count())
+	a.withdrawals = make(map[string]*Withdrawal, len(withdrawals))
 	for i := range withdrawals {
 		wd := &withdrawals[i]
 		var status string
@@ -171,9 +175,11 @@ func (a *Account) readState(r *stateReader) error {
 		wd.RequestedAt, wd.DecidedAt = r.time(), r.time()
 		a.withdrawals[wd.ID] = wd
 	}
-	for _, set := range []map[string]bool{a.adjustments, a.referrals, a.txIDs} {
-		for _, k := range r.strs() {
-			set[k] = true
+	for _, set := range []*map[string]bool{&a.adjustments, &a.referrals, &a.txIDs} {
+		keys := r.strs()
+		*set = make(map[string]bool, len(keys))
+		for _, k := range keys {
+			(*set)[k] = true
 		}
 	}
 	for range r.count() {
