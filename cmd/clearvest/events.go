@@ -129,7 +129,7 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 		return printBooks(ctx, pool, store, codec, position, stdout)
 	}
 	relaxGC()
-	verifiers, err := extraVerifiers(ctx, pool)
+	verifiers, err := extraVerifiers(ctx, pool, codec)
 	if err != nil {
 		return err
 	}

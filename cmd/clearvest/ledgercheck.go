@@ -51,6 +51,8 @@ type ledgerVerifier struct {
 	model     map[string]account.Balances
 	modelAt   int64
 	modelName string
+
+	snapshots *snapshotCheck // nil: the snapshots are not checked
 }
 
 // userStream is what is kept of one user for the whole run.
@@ -74,7 +76,7 @@ type replayedUser struct {
 // newLedgerVerifier returns the money checks. With a pool, it first reads the ledger read
 // model's figures and checkpoint in one snapshot, to compare them with the replay; a database
 // where that read model has not been built yet is checked against the log alone.
-func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool) (*ledgerVerifier, error) {
+func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool, codec *eventstore.Registry) (*ledgerVerifier, error) {
 	v := &ledgerVerifier{
 		postings: books.Postings,
 		balances: map[books.Account]money.Money{},
@@ -85,6 +87,12 @@ func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool) (*ledgerVerifier
 		return v, nil
 	}
 	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if codec != nil {
+			var err error
+			if v.snapshots, err = newSnapshotCheck(ctx, tx, pool, codec); err != nil {
+				return err
+			}
+		}
 		var built bool
 		if err := tx.QueryRow(ctx, `SELECT to_regclass('projection_checkpoints') IS NOT NULL
 			AND to_regclass($1) IS NOT NULL`, projections.SchemaName(ledger.Name)+".figures").Scan(&built); err != nil || !built {
@@ -185,6 +193,9 @@ func (v *ledgerVerifier) ObserveStream(env eventstore.Envelope, e aggregate.Even
 	u.version = max(u.version, env.Version)
 	if err := u.replay.Next(env.Version, e); err != nil {
 		errs = append(errs, fmt.Errorf("stream %s %w", env.StreamID, err))
+	}
+	if err := v.snapshots.check(env.StreamID, env.Version, u.agg); err != nil {
+		errs = append(errs, err)
 	}
 	if agg := u.agg.Balances(); !u.diverged && !agg.Equal(u.figures) {
 		u.diverged = true

@@ -66,7 +66,7 @@ func verifyMoney(t *testing.T, app *apptest.MoneyApp, lv *ledgerVerifier) (strin
 
 func newTestLedgerVerifier(t *testing.T, app *apptest.MoneyApp) *ledgerVerifier {
 	t.Helper()
-	lv, err := newLedgerVerifier(testCtx(t), app.Pool)
+	lv, err := newLedgerVerifier(testCtx(t), app.Pool, app.Codec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestVerifyLedgerClean(t *testing.T) {
 	}
 
 	// Without the read model, the log alone is checked, and passes.
-	lv, err = newLedgerVerifier(testCtx(t), nil)
+	lv, err = newLedgerVerifier(testCtx(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,5 +270,61 @@ func TestVerifyLedgerIgnoresEventsAfterTheRead(t *testing.T) {
 	}
 	if got := lv.users[alice].replayed.Available.String(); got != "423.12" {
 		t.Errorf("Alice's replayed available balance = %s, want 423.12 (the late deposit left out)", got)
+	}
+}
+
+// TestVerifyComparesSnapshotsWithTheReplay saves a snapshot of Alice's account as the runner
+// would, which verify finds equal to the replay; then puts Bob's state in its place, which it
+// reports.
+func TestVerifyComparesSnapshotsWithTheReplay(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	app, alice, bob := seedMoney(t)
+	state := func(user string) (*account.Account, []byte) {
+		envs, err := app.Store.ReadStream(ctx, eventstore.StreamID(account.Stream(user)), 1, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := account.New(user)
+		for _, env := range envs {
+			e, err := app.Codec.Decode(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc.Apply(e)
+		}
+		aggregate.Load(acc, int64(len(envs)))
+		b, err := acc.MarshalState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := app.Codec.SealState(eventstore.StreamID(account.Stream(user)), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return acc, kept
+	}
+	acc, kept := state(alice)
+	stream := eventstore.StreamID(account.Stream(alice))
+	if err := app.Store.SaveSnapshot(ctx, eventstore.Snapshot{Stream: stream, Version: acc.Version(), Position: 1, Kind: account.SnapshotKind,
+		Started: time.Now(), State: kept}); err != nil {
+		t.Fatal(err)
+	}
+	lv := newTestLedgerVerifier(t, app)
+	if out, err := verifyMoney(t, app, lv); err != nil {
+		t.Fatalf("verify with a true snapshot: %v\n%s", err, out)
+	}
+	if lv.snapshots.checked != 1 {
+		t.Fatalf("verify compared %d snapshots, want Alice's", lv.snapshots.checked)
+	}
+
+	_, bobs := state(bob)
+	if _, err := app.Pool.Exec(ctx, `UPDATE snapshots SET state = $2 WHERE stream_id = $1`, string(stream), bobs); err != nil {
+		t.Fatal(err)
+	}
+	out, err := verifyMoney(t, app, newTestLedgerVerifier(t, app))
+	want := fmt.Sprintf("stream %s: the snapshot at version %d differs from a replay of the events up to it", stream, acc.Version())
+	if err == nil || !strings.Contains(out, want) {
+		t.Fatalf("verify with a false snapshot: %v\n%s\nwant it to report: %s", err, out, want)
 	}
 }

@@ -141,9 +141,9 @@ type streamRead struct {
 
 // extraVerifiers returns fresh instances of the ledger checks: verifiers carry state across the
 // replay, so each run needs its own. pool is where they find the read models they compare with
-// the replay.
-func extraVerifiers(ctx context.Context, pool *pgxpool.Pool) ([]logVerifier, error) {
-	lv, err := newLedgerVerifier(ctx, pool)
+// the replay, and codec opens the money streams' snapshots they compare with it too.
+func extraVerifiers(ctx context.Context, pool *pgxpool.Pool, codec *eventstore.Registry) ([]logVerifier, error) {
+	lv, err := newLedgerVerifier(ctx, pool, codec)
 	if err != nil {
 		return nil, err
 	}
