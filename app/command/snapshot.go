@@ -221,11 +221,15 @@ func (r *Runner) restore(stream eventstore.StreamID, snap *eventstore.Snapshot, 
 // grown by the snapshot interval since its latest one. A snapshot that cannot be saved is
 // logged and tried again an interval later: the command's own result stands either way.
 func (r *Runner) maybeSnapshot(ctx context.Context, stream eventstore.StreamID, agg Aggregate, h *history) {
+	every := int64(r.snapshotEvery)
+	if h.version-h.base < every { // most commands: a short stream, or one loaded from a recent snapshot
+		return
+	}
 	if _, ok := r.snapshotAggregate(stream); !ok {
 		return
 	}
 	s, ok := agg.(Snapshotter)
-	if !ok || agg.Version() != h.version || h.version-max(h.base, r.cache.lastSnapshot(stream)) < int64(r.snapshotEvery) {
+	if !ok || agg.Version() != h.version || h.version-r.cache.lastSnapshot(stream) < every {
 		return
 	}
 	r.cache.snapshotSeen(stream, h.version)
