@@ -140,7 +140,8 @@ func (h *history) keyPrints() keyPrints {
 	return slices.CompactFunc(out, func(a, b keyPrint) bool { return a == b })
 }
 
-// snapshotAggregate returns the constructor of stream's aggregate when its category keeps snapshots.
+// snapshotAggregate returns the constructor of stream's aggregate when its category keeps
+// snapshots.
 func (r *Runner) snapshotAggregate(stream eventstore.StreamID) (func(eventstore.StreamID) Snapshotter, bool) {
 	if r.snapshots == nil {
 		return nil, false
