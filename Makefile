@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/clearvest
 
-.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc bench-scale lighthouse screens clean
+.PHONY: run build ui ui-deps generate check-generated test mutants bench bench-readpath bench-money bench-verify bench-kyc bench-scale bench-maturity lighthouse screens clean
 
 # Development is chosen explicitly, on this machine only: serve refuses development tools (the
 # mailbox, the test clock, demo data) on an address others can reach. Either can be overridden.
@@ -60,6 +60,12 @@ bench-verify:
 # SVG graphs in OUT (docs/benchmarks.md, "Cost as history grows"). Hours at ten million events.
 bench-scale:
 	scripts/bench-scale.sh
+
+# The maturity job alone (not part of make bench): investments settled per second by one serve
+# and by two on one database, on copies of one generated log (MATURITY_BASE_BIN: a baseline build
+# taking turns); every due investment checked paid exactly once; a few minutes.
+bench-maturity:
+	scripts/bench-maturity.sh
 
 # Only the KYC upload benchmark (part of make bench): peak memory and throughput of 10 investors
 # uploading 10 MB documents at once, beside a file copy of the same bytes; about a minute.

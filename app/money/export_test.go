@@ -13,3 +13,9 @@ func (j *MaturityJob) ParkedGauge() prometheus.Gauge { return j.parked }
 
 // FailureCounter is the job's counter of failed attempts.
 func (j *MaturityJob) FailureCounter() prometheus.Counter { return j.failures }
+
+// MaturityClaim is how many due accounts a pass claims at a time.
+const MaturityClaim = maturityClaim
+
+// MaturityLockNamespace is the first key of the advisory locks of the maturity claims.
+const MaturityLockNamespace = maturityLockNamespace

@@ -319,7 +319,8 @@ type Settled struct {
 // second run either finds nothing due or loses the append race and, reloaded, finds nothing.
 //
 // It runs with command.Submit: the maturities, the references of reinvestments and the e-mails
-// go to the database in one round trip. The investor is read before. An e-mail never stands in
+// go to the database in one round trip. The investor is read before; the facts a reinvestment
+// is checked against are read while deciding, and only when something is due. An e-mail never stands in
 // the money's way: one that cannot be rendered or built is logged and left out before anything
 // is sent, and the payout commits without it (a queued one is sent, and retried, by the
 // outbox's sender after the commit); a built message breaks no constraint of the outbox. A
@@ -343,10 +344,6 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 	default:
 		name, email, lang = u.Profile().Name, u.Email(), u.Language()
 	}
-	rule, err := s.reinvestRule(ctx, userID, u)
-	if err != nil {
-		return Settled{}, err
-	}
 	var out Settled
 	res, err := command.Submit(ctx, s.commands, accountStream(userID), account.NewFor(userID), maturityMeta,
 		func(acc *account.Account, w *command.Writes) error {
@@ -354,6 +351,10 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 			out.Investments = nil
 			if len(acc.Due(now)) == 0 {
 				return nil
+			}
+			rule, err := s.reinvestRule(ctx, userID, acc, u)
+			if err != nil {
+				return err
 			}
 			if err := acc.MatureDueChecked(now, rule); err != nil {
 				return err
@@ -381,16 +382,14 @@ func (s *Service) SettleDue(ctx context.Context, userID string) (Settled, error)
 	return out, nil
 }
 
-// reinvestRule gathers, before the settling transaction begins, what a reinvestment of
-// userID's is checked against (account.ReinvestFacts): the account's status (u is nil for a
-// user that does not exist), the identity check, and the current terms of every plan an
-// investment with the reinvest instruction is in. A plan it cannot find counts as no longer
-// offered: the payout then goes to the available balance, never lost.
-func (s *Service) reinvestRule(ctx context.Context, userID string, u *identity.User) (account.ReinvestRule, error) {
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
-	if err != nil {
-		return nil, err
-	}
+// reinvestRule gathers what a reinvestment of userID's is checked against
+// (account.ReinvestFacts): the account's status (u is nil for a user that does not exist), the
+// identity check, and the current terms of every plan an investment of acc with the reinvest
+// instruction is in. A plan it cannot find counts as no longer offered: the payout then goes to
+// the available balance, never lost. SettleDue calls it while deciding, on the very state it
+// decides on, so the account is loaded once; its reads take a pool connection each and hold
+// none while deciding, as the command's transaction only begins once the decision is made.
+func (s *Service) reinvestRule(ctx context.Context, userID string, acc *account.Account, u *identity.User) (account.ReinvestRule, error) {
 	base := account.ReinvestFacts{AccountActive: u != nil && u.Status() == identity.StatusActive}
 	facts := map[string]account.ReinvestFacts{}
 	for _, inv := range acc.Investments() {

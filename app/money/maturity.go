@@ -33,7 +33,12 @@ const maturityWorkers = 8
 // MaturityJob pays out investments whose end date has passed. Every serve process runs one: the
 // read model names the accounts with something due, and each is settled by SettleDue through
 // the command runner, where optimistic concurrency and "nothing due raises nothing" make a
-// second process's run over the same account harmless.
+// second settlement of the same account harmless.
+//
+// Passes in several processes share the work: a pass claims a few due accounts at a time with
+// advisory locks (claims) and passes by those another pass holds, so two processes settle
+// different accounts instead of walking the same ones in the same order and colliding. A claim
+// lapses with its session when its process dies; the next pass settles what it held.
 //
 // A pass pays everyone who is due: it pages through the due accounts in user id order, so an
 // account that fails is passed over, never in front of the others. A failing account is parked
@@ -41,12 +46,12 @@ const maturityWorkers = 8
 // /readyz, and staff are e-mailed once when it is parked; it is tried again later, waiting
 // longer after each failure, and leaves the list when it settles.
 //
-// Up to maturityWorkers accounts of a page are settled at once, so their commands share appends
+// Up to maturityWorkers claimed accounts are settled at once, so their commands share appends
 // (group commit) rather than each waiting for its own round trip: one account at a time, the job
 // settled about a thousand investments a second whatever the machine, waiting on the database.
 // Each account's steps hold one pool connection at a time and return it before the next: its
-// command (which reads its investor first), its parking. Several passes at once, in one process
-// or many, cannot starve each other of connections.
+// command (which reads its investor first), its parking. The claims have a connection of their
+// own. Several passes at once, in one process or many, cannot starve each other of connections.
 type MaturityJob struct {
 	svc   *Service
 	every time.Duration
@@ -96,9 +101,10 @@ func (j *MaturityJob) Wake() {
 }
 
 // RunOnce settles every account the read model shows with an active investment at or past its
-// end by the app clock, except parked accounts whose retry time has not come, and returns how
-// many investments it paid out. An account that fails is parked and the others go on; the
-// error returned is only one that stops the whole pass (the read model cannot be read, ctx
+// end by the app clock, except parked accounts whose retry time has not come and accounts a
+// pass in another process has claimed (it settles those), and returns how many investments it
+// paid out. An account that fails is parked and the others go on; the error returned is only
+// one that stops the whole pass (the read model cannot be read, no claim can be taken, ctx
 // ended).
 func (j *MaturityJob) RunOnce(ctx context.Context) (int, error) {
 	now := j.svc.clock.Now()
@@ -106,65 +112,93 @@ func (j *MaturityJob) RunOnce(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, after := 0, ""
-	due := map[string]bool{}
-	for {
-		users, err := investments.DueAccountsAfter(ctx, j.svc.pool, now, after, j.page)
+	held := newClaims(j.svc.pool)
+	defer held.close()
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex // guards parked and n
+		n       int
+		workers = make(chan struct{}, maturityWorkers)
+		due     = map[string]bool{}
+	)
+	settle := func(userID string, wasParked bool) {
+		settled, err := j.svc.SettleDue(ctx, userID)
+		mu.Lock()
+		defer mu.Unlock()
 		if err != nil {
-			return n, err
-		}
-		var (
-			wg      sync.WaitGroup
-			mu      sync.Mutex // guards parked and n
-			workers = make(chan struct{}, maturityWorkers)
-		)
-		for _, userID := range users {
-			due[userID] = true
-			mu.Lock()
-			p, wasParked := parked[userID]
-			mu.Unlock()
-			if wasParked && now.Before(p.RetryAt) {
-				continue
+			if ctx.Err() != nil {
+				return
 			}
-			workers <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-workers }()
-				settled, err := j.svc.SettleDue(ctx, userID)
-				mu.Lock()
-				defer mu.Unlock()
+			j.failures.Inc()
+			j.svc.log.WarnContext(ctx, "maturity: settling due investments failed; the account is parked", "user", userID, "err", err)
+			if err := j.svc.park(ctx, userID, err, now); err != nil {
+				j.svc.log.ErrorContext(ctx, "maturity: parking an account failed", "user", userID, "err", err)
+			}
+			parked[userID] = ParkedAccount{UserID: userID}
+			return
+		}
+		if wasParked {
+			if err := j.svc.unpark(ctx, userID); err != nil {
+				j.svc.log.WarnContext(ctx, "maturity: an account settled; taking it off the parked list failed", "user", userID, "err", err)
+			}
+			delete(parked, userID)
+		}
+		if len(settled.Investments) > 0 {
+			j.svc.log.InfoContext(ctx, "investments matured", "user", userID, "count", len(settled.Investments))
+		}
+		n += len(settled.Investments)
+		j.paid.Add(float64(len(settled.Investments)))
+	}
+	// The workers run on from one claim to the next, and from page to page; a claim is taken
+	// once the one before has been handed out.
+	err = func() error {
+		after := ""
+		for {
+			users, err := investments.DueAccountsAfter(ctx, j.svc.pool, now, after, j.page)
+			if err != nil {
+				return err
+			}
+			var todo []string
+			mu.Lock()
+			for _, userID := range users {
+				due[userID] = true
+				if p, ok := parked[userID]; ok && now.Before(p.RetryAt) {
+					continue
+				}
+				todo = append(todo, userID)
+			}
+			mu.Unlock()
+			for len(todo) > 0 {
+				ids := todo[:min(len(todo), maturityClaim)]
+				todo = todo[len(ids):]
+				c, err := held.take(ctx, ids)
 				if err != nil {
-					if ctx.Err() != nil {
-						return
-					}
-					j.failures.Inc()
-					j.svc.log.WarnContext(ctx, "maturity: settling due investments failed; the account is parked", "user", userID, "err", err)
-					if err := j.svc.park(ctx, userID, err, now); err != nil {
-						j.svc.log.ErrorContext(ctx, "maturity: parking an account failed", "user", userID, "err", err)
-					}
-					parked[userID] = ParkedAccount{UserID: userID}
-					return
+					return err
 				}
-				if wasParked {
-					if err := j.svc.unpark(ctx, userID); err != nil {
-						j.svc.log.WarnContext(ctx, "maturity: an account settled; taking it off the parked list failed", "user", userID, "err", err)
-					}
-					delete(parked, userID)
+				for _, userID := range c.ids {
+					mu.Lock()
+					_, wasParked := parked[userID]
+					mu.Unlock()
+					workers <- struct{}{}
+					wg.Go(func() {
+						defer func() { <-workers }()
+						defer c.done(ctx)
+						settle(userID, wasParked)
+					})
 				}
-				if len(settled.Investments) > 0 {
-					j.svc.log.InfoContext(ctx, "investments matured", "user", userID, "count", len(settled.Investments))
-				}
-				n += len(settled.Investments)
-				j.paid.Add(float64(len(settled.Investments)))
-			})
+			}
+			if len(users) < j.page {
+				return nil
+			}
+			after = users[len(users)-1]
 		}
-		wg.Wait()
-		if ctx.Err() != nil {
-			return n, ctx.Err()
-		}
-		if len(users) < j.page {
-			break
-		}
-		after = users[len(users)-1]
+	}()
+	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return n, err
 	}
 	// An account settled another way (its investor asked) has nothing due any more.
 	for userID := range parked {

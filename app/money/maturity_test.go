@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -240,4 +241,173 @@ func TestMaturityRunsFinishOnAPoolOfTwo(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil || paid[0]+paid[1] != len(ids) {
 		t.Fatalf("two passes on a pool of two: paid %v, errors %v", paid, errs)
 	}
+}
+
+// blockSettling makes svc's settlements wait until release is closed; the first account it is
+// given is sent on the returned channel.
+func blockSettling(svc *money.Service, release <-chan struct{}) <-chan string {
+	entered := make(chan string, 1)
+	svc.FailSettling(func(userID string) error {
+		select {
+		case entered <- userID:
+		default:
+		}
+		<-release
+		return nil
+	})
+	return entered
+}
+
+// recordSettling makes svc note every account it is asked to settle.
+func recordSettling(svc *money.Service) func() map[string]bool {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	svc.FailSettling(func(userID string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[userID] = true
+		return nil
+	})
+	return func() map[string]bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(seen)
+	}
+}
+
+// twoProcesses returns the money services of two serve processes on env's database: each with
+// its own pool, event store and command runner.
+func twoProcesses(t *testing.T, env *accountstest.Env, clk clock.Clock) [2]*money.Service {
+	t.Helper()
+	var out [2]*money.Service
+	for i := range out {
+		pool, err := pgxpool.NewWithConfig(context.Background(), env.Pool.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		store := postgres.New(pool)
+		t.Cleanup(store.Close)
+		out[i] = moneyService(t, env, pool, command.NewRunner(store, env.Codec, command.WithTransactions(pool)), clk)
+	}
+	return out
+}
+
+// maturedOnce fails unless every one of ids had its investment matured by exactly one event.
+func maturedOnce(t *testing.T, env *accountstest.Env, ids []string) {
+	t.Helper()
+	streams := make([]string, len(ids))
+	for i, id := range ids {
+		streams[i] = string(eventstore.NewStreamID(account.StreamCategory, id))
+	}
+	var events, accounts int
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*), count(DISTINCT stream_id) FROM events
+		WHERE type = 'account.investment_matured' AND stream_id = ANY($1)`, streams).Scan(&events, &accounts); err != nil {
+		t.Fatal(err)
+	}
+	if events != len(ids) || accounts != len(ids) {
+		t.Fatalf("%d maturity events on %d accounts, want one on each of %d", events, accounts, len(ids))
+	}
+}
+
+// TestMaturityPassesInTwoProcessesShareTheWork holds the first pass inside its first claim and
+// runs a second process's pass meanwhile: it must pass by exactly the accounts the first has
+// claimed and settle all the others, and every investment is paid once.
+func TestMaturityPassesInTwoProcessesShareTheWork(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := maturityEnv(t)
+	base := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	ids := dueAccounts(t, env, 100, base)
+	clk := clock.NewManual(base.Add(time.Hour))
+	svcs := twoProcesses(t, env, clk)
+	first, err := investments.DueAccountsAfter(ctx, env.Pool, clk.Now(), "", money.MaturityClaim)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	release := make(chan struct{})
+	entered := blockSettling(svcs[0], release)
+	seen := recordSettling(svcs[1])
+	var paid0 int
+	var err0 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		paid0, err0 = svcs[0].MaturityJob(time.Hour).RunOnce(ctx)
+	}()
+	<-entered // the first pass holds its first claim
+
+	paid1, err := svcs[1].MaturityJob(time.Hour).RunOnce(ctx)
+	if err != nil || paid1 != len(ids)-money.MaturityClaim {
+		t.Errorf("the second pass paid %d, %v; want all but the %d the first has claimed", paid1, err, money.MaturityClaim)
+	}
+	got := seen()
+	for _, id := range first {
+		if got[id] {
+			t.Errorf("the second pass settled %s, claimed by the first", id)
+		}
+	}
+	if len(got) != len(ids)-money.MaturityClaim {
+		t.Errorf("the second pass settled %d accounts, want %d", len(got), len(ids)-money.MaturityClaim)
+	}
+	close(release)
+	<-done
+	if err0 != nil || paid0 != money.MaturityClaim {
+		t.Errorf("the first pass paid %d, %v; want the %d it claimed", paid0, err0, money.MaturityClaim)
+	}
+	maturedOnce(t, env, ids)
+}
+
+// TestMaturityClaimsOfADeadPassLapse has a pass claim accounts and stop, its session then ended
+// by the server as when its process dies: another process's pass settles everything, the
+// claimed accounts included, and when the first pass goes on it pays nothing twice.
+func TestMaturityClaimsOfADeadPassLapse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := maturityEnv(t)
+	base := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	ids := dueAccounts(t, env, 40, base)
+	clk := clock.NewManual(base.Add(time.Hour))
+	svcs := twoProcesses(t, env, clk)
+
+	release := make(chan struct{})
+	entered := blockSettling(svcs[0], release)
+	var paid0 int
+	var err0 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		paid0, err0 = svcs[0].MaturityJob(time.Hour).RunOnce(ctx)
+	}()
+	<-entered
+
+	// While the claims are held, the other process passes them by.
+	seen := recordSettling(svcs[1])
+	paid1, err := svcs[1].MaturityJob(time.Hour).RunOnce(ctx)
+	if err != nil || paid1 != len(ids)-money.MaturityClaim {
+		t.Fatalf("a pass beside the held claims paid %d, %v; want %d", paid1, err, len(ids)-money.MaturityClaim)
+	}
+	// The claimant's session ends; pg_terminate_backend waits until its backend has exited,
+	// and its locks with it.
+	var terminated int
+	if err := env.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000)) FROM pg_stat_activity
+		WHERE application_name LIKE '% maturity claims' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory'
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $1)`,
+		money.MaturityLockNamespace).Scan(&terminated); err != nil || terminated != 1 {
+		t.Fatalf("ending the claim session: %d ended, %v", terminated, err)
+	}
+	paid1, err = svcs[1].MaturityJob(time.Hour).RunOnce(ctx)
+	if err != nil || paid1 != money.MaturityClaim {
+		t.Fatalf("a pass after the claimant died paid %d, %v; want the %d it had claimed", paid1, err, money.MaturityClaim)
+	}
+	if len(seen()) != len(ids) {
+		t.Fatalf("the surviving process settled %d accounts, want %d", len(seen()), len(ids))
+	}
+	close(release)
+	<-done
+	if err0 != nil || paid0 != 0 {
+		t.Errorf("the stalled pass, going on, paid %d, %v; want nothing", paid0, err0)
+	}
+	maturedOnce(t, env, ids)
 }
