@@ -10,6 +10,7 @@ import (
 	"clearvest/projections"
 	"clearvest/projections/history"
 	"clearvest/projections/ledger"
+	"clearvest/projections/wallets"
 )
 
 // TestBulkRebuildEqualsLive builds each read model that rebuilds in bulk (projections.Bulk)
@@ -23,7 +24,7 @@ func TestBulkRebuildEqualsLive(t *testing.T) {
 	e := apptest.NewMoneyApp(t)
 	apptest.RandomMoney(t, e, 12, 1500, 7)
 
-	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec)}
+	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec)}
 	r := e.Runner(t, bulk, projections.WithBatchSize(7), projections.WithRebuildBatchSize(100))
 	e.CatchUp(t, r)
 	kinds := pgtest.Texts(t, e.Pool, `SELECT DISTINCT type FROM events ORDER BY 1`)
