@@ -9,6 +9,7 @@ import (
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/history"
+	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
 	"clearvest/projections/wallets"
 	"clearvest/projections/withdrawals"
@@ -25,7 +26,8 @@ func TestBulkRebuildEqualsLive(t *testing.T) {
 	e := apptest.NewMoneyApp(t)
 	apptest.RandomMoney(t, e, 12, 1500, 7)
 
-	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec), withdrawals.New(e.Codec)}
+	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec), withdrawals.New(e.Codec),
+		investments.New(e.Codec)}
 	r := e.Runner(t, bulk, projections.WithBatchSize(7), projections.WithRebuildBatchSize(100))
 	e.CatchUp(t, r)
 	kinds := pgtest.Texts(t, e.Pool, `SELECT DISTINCT type FROM events ORDER BY 1`)
