@@ -8,6 +8,7 @@ import (
 	"clearvest/app/apptest"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
+	"clearvest/projections/activity"
 	"clearvest/projections/history"
 	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
@@ -27,7 +28,7 @@ func TestBulkRebuildEqualsLive(t *testing.T) {
 	apptest.RandomMoney(t, e, 12, 1500, 7)
 
 	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec), withdrawals.New(e.Codec),
-		investments.New(e.Codec)}
+		investments.New(e.Codec), activity.New(e.Codec)}
 	r := e.Runner(t, bulk, projections.WithBatchSize(7), projections.WithRebuildBatchSize(100))
 	e.CatchUp(t, r)
 	kinds := pgtest.Texts(t, e.Pool, `SELECT DISTINCT type FROM events ORDER BY 1`)
