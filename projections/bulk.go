@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"clearvest/domain/money"
-
 	"clearvest/eventstore"
 )
 
@@ -19,7 +18,7 @@ import (
 // batches of a few events need; a rebuild of a whole log spent most of its time in PostgreSQL
 // updating rows it had inserted a batch earlier and maintaining their indexes (docs/benchmarks.md,
 // "Cost as history grows"). A builder holds in memory what later events may still change, and
-// the rebuild creates the build schema's secondary indexes only once its rows are in.
+// the rebuild creates the build schema's indexes and keys only once its rows are in.
 //
 // A builder must leave the rows Apply would have left after the same events: the swap phase of
 // the rebuild goes on from them with Apply.
