@@ -15,9 +15,10 @@ import (
 	"clearvest/eventstore/postgres"
 )
 
-// rebuildBatch is larger than the live batch: a rebuild is a bulk job with no one waiting on it,
-// and a projection that upserts one row per stream rewrites each row once per batch, so fewer,
-// larger batches write far less. Two batches are held in memory at a time (see the bulk phase).
+// rebuildBatch, the default of WithRebuildBatchSize, is larger than the live batch: a rebuild
+// is a bulk job with no one waiting on it, and a projection that upserts one row per stream
+// rewrites each row once per batch, so fewer, larger batches write far less. Two batches are
+// held in memory at a time (see the bulk phase).
 const rebuildBatch = 20_000
 
 // RebuildResult reports one rebuild.
@@ -92,17 +93,42 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 	}
 
 	build := rebuildSchemaName(name)
-	if err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return createSchema(ctx, tx, p, build) }); err != nil {
+	// A bulk projection's rows are folded in memory up to the swap phase, which goes on with Apply.
+	var builder Builder
+	var deferred []deferredIndex
+	if bp, ok := p.(Bulk); ok {
+		builder = bp.Builder()
+	}
+	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := createSchema(ctx, tx, p, build); err != nil {
+			return err
+		}
+		if builder != nil {
+			deferred, err = dropIndexes(ctx, tx, build)
+		}
+		return err
+	})
+	if err != nil {
 		return res, err
 	}
 	var lastAt *time.Time
 	// apply applies one batch to the build schema; careful applies it in halves so that an event
-	// refused on its own is found and returned.
-	apply := func(tx pgx.Tx, events []eventstore.Envelope, careful bool) error {
+	// refused on its own is found and returned. folding folds it into the builder instead.
+	apply := func(tx pgx.Tx, events []eventstore.Envelope, careful, folding bool) error {
+		folded := ctx               // a builder sees each event once: no cache to fill
 		ctx := withDecodeCache(ctx) // the halves of a refused batch decode its events once
 		todo := withoutPositions(events, skipped)
 		if len(todo) > 0 {
-			if careful {
+			if folding {
+				for _, env := range todo {
+					if err := addEvent(folded, p, builder, env); err != nil {
+						return err
+					}
+				}
+				if err := writeBuilt(ctx, tx, p, builder, build, false); err != nil {
+					return err
+				}
+			} else if careful {
 				_, failed, err := applyInHalves(ctx, tx, p, build, todo)
 				if failed != nil {
 					return failed
@@ -136,7 +162,7 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 	next := make(chan batch, 1)
 	readAfter := func(position int64) {
 		go func() {
-			events, err := postgres.ReadAll(readCtx, r.pool, position, rebuildBatch)
+			events, err := postgres.ReadAll(readCtx, r.pool, position, r.rebuildBatch)
 			next <- batch{events, err}
 		}()
 	}
@@ -149,19 +175,30 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 		if len(b.events) == 0 {
 			break
 		}
-		more := len(b.events) == rebuildBatch
+		more := len(b.events) == r.rebuildBatch
 		if more {
 			readAfter(b.events[len(b.events)-1].Position)
 		}
-		err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, false) })
+		err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, false, builder != nil) })
 		if refused := (*refusedBatch)(nil); errors.As(err, &refused) {
-			err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, true) })
+			err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error { return apply(tx, b.events, true, false) })
 		}
 		if err != nil {
 			return res, err
 		}
 		if !more {
 			break
+		}
+	}
+	if builder != nil {
+		err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+			if err := writeBuilt(ctx, tx, p, builder, build, true); err != nil {
+				return err
+			}
+			return createIndexes(ctx, tx, deferred)
+		})
+		if err != nil {
+			return res, err
 		}
 	}
 
@@ -188,14 +225,14 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 			return fmt.Errorf("projections: events of %s were skipped during its rebuild; run the rebuild again", name)
 		}
 		for {
-			events, err := postgres.ReadAll(ctx, tx, res.Position, rebuildBatch)
+			events, err := postgres.ReadAll(ctx, tx, res.Position, r.rebuildBatch)
 			if err != nil {
 				return err
 			}
 			if len(events) == 0 {
 				break
 			}
-			if err := apply(tx, events, true); err != nil {
+			if err := apply(tx, events, true, false); err != nil {
 				return err
 			}
 		}

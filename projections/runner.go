@@ -36,16 +36,18 @@ type Runner struct {
 	defs        map[string]Definition
 	logger      *slog.Logger
 	batchSize   int
-	idlePoll    time.Duration
-	waitTimeout time.Duration
-	waitPoll    time.Duration
-	waits       waits
-	retryDelay  time.Duration
-	rebuildWait time.Duration
-	maxReadyLag time.Duration
-	coalesce    time.Duration
-	metrics     *metrics
-	feed        *feed
+	// rebuildBatch is the number of events a rebuild reads and applies at a time.
+	rebuildBatch int
+	idlePoll     time.Duration
+	waitTimeout  time.Duration
+	waitPoll     time.Duration
+	waits        waits
+	retryDelay   time.Duration
+	rebuildWait  time.Duration
+	maxReadyLag  time.Duration
+	coalesce     time.Duration
+	metrics      *metrics
+	feed         *feed
 
 	// afterApply lets tests act between a batch's writes and its commit.
 	afterApply func(name string, events []eventstore.Envelope)
@@ -70,6 +72,10 @@ func WithReadsSharedWith(p *Runner) Option {
 
 // WithBatchSize sets how many events one transaction applies (default 1000).
 func WithBatchSize(n int) Option { return func(r *Runner) { r.batchSize = n } }
+
+// WithRebuildBatchSize sets how many events a rebuild reads and applies at a time (default
+// 20,000); tests make it small so that a rebuild of a short log spans several batches.
+func WithRebuildBatchSize(n int) Option { return func(r *Runner) { r.rebuildBatch = n } }
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(r *Runner) { r.logger = l } }
@@ -107,7 +113,7 @@ func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projecti
 	r := &Runner{
 		pool: pool, store: store, appended: store.Signal(), changed: postgres.NewSignal(), progress: postgres.NewSignal(),
 		byName: map[string]Projection{}, defs: map[string]Definition{}, logger: slog.Default(),
-		batchSize: 1000, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
+		batchSize: 1000, rebuildBatch: rebuildBatch, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
 		retryDelay: 100 * time.Millisecond, rebuildWait: 30 * time.Minute, maxReadyLag: DefaultMaxReadyLag,
 		coalesce: DefaultCoalesce,
 	}

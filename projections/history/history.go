@@ -278,6 +278,8 @@ type request struct {
 	position  int64
 	reference string
 	details   map[string]any
+	// encoded holds the details instead, as JSON, when a rebuild holds the request to the end.
+	encoded []byte
 }
 
 // Apply writes one item per money event and its changes to the movements. Balances continue
@@ -290,33 +292,22 @@ type request struct {
 // made in memory before they are written. A statement or a round trip per event was most of
 // this projection's cost under load (docs/benchmarks.md, "Money commands over HTTP").
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	type pending struct {
-		env    eventstore.Envelope
-		e      aggregate.Event
-		entry  entry
-		userID string
-	}
-	var list []pending
+	var list []described
 	users := map[string]bool{}
 	wanted := map[requestKey]bool{}
 	for _, env := range events {
-		if env.StreamID.Category() != account.StreamCategory {
-			continue
-		}
-		e, err := projections.Decode(ctx, p.codec, env)
+		it, ok, err := p.describeEvent(ctx, env)
 		if err != nil {
-			return fmt.Errorf("history: %s at position %d: %w", env.Type, env.Position, err)
+			return err
 		}
-		en, ok := describe(e)
 		if !ok {
 			continue
 		}
-		userID := env.StreamID.ID()
-		list = append(list, pending{env, e, en, userID})
-		users[userID] = true
-		for _, kind := range []string{en.decides, en.alsoDecides} {
+		list = append(list, it)
+		users[it.userID] = true
+		for _, kind := range []string{it.entry.decides, it.entry.alsoDecides} {
 			if kind != "" {
-				wanted[requestKey{userID, kind, en.subject}] = true
+				wanted[requestKey{it.userID, kind, it.entry.subject}] = true
 			}
 		}
 	}
@@ -327,90 +318,152 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	if err != nil {
 		return err
 	}
-	requests := map[requestKey]*request{} // made within this batch
-	var items itemRows
-	var moves movementRows
-	statusOf := map[int64]string{} // items of earlier batches whose request was decided here
-	var decided []int64
-	var changes pgx.Batch // changes of movements of earlier batches, in event order
+	f := &fold{balances: balances, requests: map[requestKey]*request{}, stored: stored, statusOf: map[int64]string{},
+		changes: &pgx.Batch{}}
+	f.requestItems = &f.items // one INSERT for the batch's items
 	for _, it := range list {
-		en, userID := it.entry, it.userID
-		details := en.details
-		reference := en.reference
-		if en.typ == TypeBonus {
-			reference = refBonus(it.env.ID)
-		}
-		for _, op := range movements(it.e, it.env.ID) {
-			if err := moves.apply(&changes, op, userID, it.env.RecordedAt); err != nil {
-				return fmt.Errorf("history: movement at position %d: %w", it.env.Position, err)
-			}
-		}
-		if en.decides != "" {
-			var req *request
-			for _, kind := range []string{en.decides, en.alsoDecides} {
-				if kind == "" || req != nil {
-					continue
-				}
-				k := requestKey{userID, kind, en.subject}
-				if req = requests[k]; req == nil {
-					req = stored[k]
-				}
-			}
-			if req == nil {
-				return fmt.Errorf("history: %s at position %d decides %s %q, which has no item", it.env.Type, it.env.Position, en.decides, en.subject)
-			}
-			if reference == "" {
-				reference = req.reference
-			}
-			merged := map[string]any{}
-			for k, v := range req.details {
-				merged[k] = v
-			}
-			for k, v := range details {
-				merged[k] = v
-			}
-			details = merged
-			if !items.setStatus(req.position, string(en.status)) {
-				if _, seen := statusOf[req.position]; !seen {
-					decided = append(decided, req.position)
-				}
-				statusOf[req.position] = string(en.status)
-			}
-		}
-		eff := effect(userID, it.e)
-		bal := balances[userID].Add(eff)
-		balances[userID] = bal
-		js, err := json.Marshal(details)
-		if err != nil {
-			return fmt.Errorf("history: details at position %d: %w", it.env.Position, err)
-		}
-		at := en.at
-		if at.IsZero() {
-			at = it.env.RecordedAt
-		}
-		items.add(it.env, userID, en, eff, bal, at.UTC(), reference, js)
-		if en.subject != "" && en.decides == "" {
-			requests[requestKey{userID, it.env.Type, en.subject}] = &request{position: it.env.Position, reference: reference, details: en.details}
+		if err := f.add(it); err != nil {
+			return err
 		}
 	}
 	batch := &pgx.Batch{}
-	items.queue(batch)
-	if len(decided) > 0 {
-		statuses := make([]string, len(decided))
-		for i, pos := range decided {
-			statuses[i] = statusOf[pos]
+	f.items.queue(batch)
+	if len(f.decided) > 0 {
+		statuses := make([]string, len(f.decided))
+		for i, pos := range f.decided {
+			statuses[i] = f.statusOf[pos]
 		}
 		batch.Queue(`UPDATE items SET status = d.status FROM unnest($1::bigint[], $2::text[]) AS d(position, status)
-			WHERE items.position = d.position`, decided, statuses)
+			WHERE items.position = d.position`, f.decided, statuses)
 	}
-	batch.QueuedQueries = append(batch.QueuedQueries, changes.QueuedQueries...)
+	batch.QueuedQueries = append(batch.QueuedQueries, f.changes.QueuedQueries...)
 	// The new movements go last: one may start from the details of a movement of an earlier
 	// batch (a return from its investment's), as the changes above left them.
-	if err := moves.queue(batch); err != nil {
+	if err := f.moves.queue(batch); err != nil {
 		return fmt.Errorf("history: movements: %w", err)
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// described is a money event a user sees, decoded and described.
+type described struct {
+	env    eventstore.Envelope
+	e      aggregate.Event
+	entry  entry
+	userID string
+}
+
+// describeEvent decodes env if it is an account's event; ok is false for events no user sees.
+func (p *Projection) describeEvent(ctx context.Context, env eventstore.Envelope) (described, bool, error) {
+	if env.StreamID.Category() != account.StreamCategory {
+		return described{}, false, nil
+	}
+	e, err := projections.Decode(ctx, p.codec, env)
+	if err != nil {
+		return described{}, false, fmt.Errorf("history: %s at position %d: %w", env.Type, env.Position, err)
+	}
+	en, ok := describe(e)
+	if !ok {
+		return described{}, false, nil
+	}
+	return described{env, e, en, env.StreamID.ID()}, true, nil
+}
+
+// fold is what events are folded into before their rows are written: one batch's in Apply, the
+// whole log's in a rebuild (Builder).
+type fold struct {
+	balances map[string]money.Money  // each user's available balance after their last item
+	requests map[requestKey]*request // requests folded here
+	stored   map[requestKey]*request // requests of earlier batches, read back (Apply only)
+	items    itemRows
+	// requestItems holds the items of requests, whose status follows their decisions: the same
+	// rows as items in Apply; in a rebuild they are held to the end while the others are written.
+	requestItems *itemRows
+	moves        movementRows
+	// changes are the UPDATEs of movements of earlier batches, in event order; nil in a rebuild,
+	// which holds every movement.
+	changes  *pgx.Batch
+	statusOf map[int64]string // items of earlier batches whose request was decided here
+	decided  []int64
+}
+
+// add folds one event.
+func (f *fold) add(it described) error {
+	en, userID := it.entry, it.userID
+	details := en.details
+	reference := en.reference
+	if en.typ == TypeBonus {
+		reference = refBonus(it.env.ID)
+	}
+	for _, op := range movements(it.e, it.env.ID) {
+		if err := f.moves.apply(f.changes, op, userID, it.env.RecordedAt); err != nil {
+			return fmt.Errorf("history: movement at position %d: %w", it.env.Position, err)
+		}
+	}
+	if en.decides != "" {
+		var req *request
+		for _, kind := range []string{en.decides, en.alsoDecides} {
+			if kind == "" || req != nil {
+				continue
+			}
+			k := requestKey{userID, kind, en.subject}
+			if req = f.requests[k]; req == nil {
+				req = f.stored[k]
+			}
+		}
+		if req == nil {
+			return fmt.Errorf("history: %s at position %d decides %s %q, which has no item", it.env.Type, it.env.Position, en.decides, en.subject)
+		}
+		if reference == "" {
+			reference = req.reference
+		}
+		merged := map[string]any{}
+		if req.details == nil && req.encoded != nil {
+			// As Apply reads the details of a request of an earlier batch back.
+			if err := json.Unmarshal(req.encoded, &merged); err != nil {
+				return fmt.Errorf("history: request %s: %w", en.subject, err)
+			}
+		}
+		for k, v := range req.details {
+			merged[k] = v
+		}
+		for k, v := range details {
+			merged[k] = v
+		}
+		details = merged
+		if !f.requestItems.setStatus(req.position, string(en.status)) {
+			if _, seen := f.statusOf[req.position]; !seen {
+				f.decided = append(f.decided, req.position)
+			}
+			f.statusOf[req.position] = string(en.status)
+		}
+	}
+	eff := effect(userID, it.e)
+	bal := f.balances[userID].Add(eff)
+	f.balances[userID] = bal
+	js, err := json.Marshal(details)
+	if err != nil {
+		return fmt.Errorf("history: details at position %d: %w", it.env.Position, err)
+	}
+	at := en.at
+	if at.IsZero() {
+		at = it.env.RecordedAt
+	}
+	isRequest := en.subject != "" && en.decides == ""
+	rows := &f.items
+	if isRequest {
+		rows = f.requestItems
+	}
+	rows.add(it.env, userID, en, eff, bal, at.UTC(), reference, js)
+	if isRequest {
+		req := &request{position: it.env.Position, reference: reference, details: en.details}
+		if f.moves.whole {
+			req.details, req.encoded = nil, js
+		}
+		f.requests[requestKey{userID, it.env.Type, en.subject}] = req
 	}
 	return nil
 }
@@ -420,12 +473,13 @@ type itemRows struct {
 	positions []int64
 	// ids are the events' ids as bytes: pgx encodes a uuid.UUID through its driver.Valuer,
 	// ten times slower (2.5 µs an id).
-	ids                                                                     [][16]byte
-	users, kinds, types, statuses, titles, effects, amounts, fees, balances []string
-	at                                                                      []time.Time
-	subjects, references                                                    []string
-	details                                                                 [][]byte
-	index                                                                   map[int64]int // by position
+	ids                                   [][16]byte
+	users, kinds, types, statuses, titles []string
+	effects, amounts, fees, balances      []money.Money
+	at                                    []time.Time
+	subjects, references                  []string
+	details                               [][]byte
+	index                                 map[int64]int // by position
 }
 
 func (r *itemRows) add(env eventstore.Envelope, userID string, en entry, eff, bal money.Money, at time.Time, reference string, details []byte) {
@@ -440,10 +494,10 @@ func (r *itemRows) add(env eventstore.Envelope, userID string, en entry, eff, ba
 	r.types = append(r.types, string(en.typ))
 	r.statuses = append(r.statuses, string(en.status))
 	r.titles = append(r.titles, en.title)
-	r.effects = append(r.effects, eff.String())
-	r.amounts = append(r.amounts, en.amount.String())
-	r.fees = append(r.fees, en.fee.String())
-	r.balances = append(r.balances, bal.String())
+	r.effects = append(r.effects, eff)
+	r.amounts = append(r.amounts, en.amount)
+	r.fees = append(r.fees, en.fee)
+	r.balances = append(r.balances, bal)
 	r.at = append(r.at, at)
 	r.subjects = append(r.subjects, en.subject)
 	r.references = append(r.references, reference)
@@ -469,9 +523,37 @@ func (r *itemRows) queue(batch *pgx.Batch) {
 		at, subject, reference, details)
 		SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
 		  $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[], $13::text[], $14::text[], $15::jsonb[])`,
-		r.positions, r.ids, r.users, r.kinds, r.types, r.statuses, r.titles, r.effects, r.amounts, r.fees, r.balances,
-		r.at, r.subjects, r.references, r.details)
+		r.positions, r.ids, r.users, r.kinds, r.types, r.statuses, r.titles, texts(r.effects), texts(r.amounts), texts(r.fees),
+		texts(r.balances), r.at, r.subjects, r.references, r.details)
 	*r = itemRows{}
+}
+
+// copy writes the items collected so far with COPY, and starts afresh.
+func (r *itemRows) copy(ctx context.Context, tx pgx.Tx) error {
+	if len(r.positions) == 0 {
+		return nil
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"items"}, []string{"position", "id", "user_id", "kind", "type", "status", "title",
+		"effect", "amount", "fee", "balance_after", "at", "subject", "reference", "details"},
+		pgx.CopyFromSlice(len(r.positions), func(i int) ([]any, error) {
+			num := projections.Numeric
+			return []any{r.positions[i], r.ids[i], r.users[i], r.kinds[i], r.types[i], r.statuses[i], r.titles[i],
+				num(r.effects[i]), num(r.amounts[i]), num(r.fees[i]), num(r.balances[i]), r.at[i],
+				r.subjects[i], r.references[i], r.details[i]}, nil
+		}))
+	if err != nil {
+		return fmt.Errorf("history: copy items: %w", err)
+	}
+	*r = itemRows{}
+	return nil
+}
+
+func texts(ms []money.Money) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
 }
 
 // requestKey names a request event: its user, its type and its subject.
@@ -550,3 +632,45 @@ func keys(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Builder implements projections.Bulk: a rebuild folds the whole log in memory, holding every
+// user's balance, every request with its item (its status follows its decisions) and every
+// movement (changed in place by later events) to the end; the other items are written batch by
+// batch. Apply would read the balances and requests back and update the rows in place.
+func (p *Projection) Builder() projections.Builder {
+	f := &fold{balances: map[string]money.Money{}, requests: map[requestKey]*request{}, requestItems: &itemRows{},
+		statusOf: map[int64]string{}, moves: movementRows{whole: true}}
+	return &builder{p: p, f: f}
+}
+
+type builder struct {
+	p *Projection
+	f *fold
+}
+
+func (b *builder) Add(ctx context.Context, env eventstore.Envelope) error {
+	it, ok, err := b.p.describeEvent(ctx, env)
+	if err != nil || !ok {
+		return err
+	}
+	return b.f.add(it)
+}
+
+func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
+	if err := b.f.items.copy(ctx, tx); err != nil {
+		return err
+	}
+	if !final {
+		return nil
+	}
+	if len(b.f.decided) > 0 {
+		// Every request's item is held to the end, so a decision always finds it.
+		return fmt.Errorf("history: %d decided items were not held", len(b.f.decided))
+	}
+	if err := b.f.requestItems.copy(ctx, tx); err != nil {
+		return err
+	}
+	return b.f.moves.copy(ctx, tx)
+}
+
+var _ projections.Bulk = (*Projection)(nil)

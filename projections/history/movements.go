@@ -1,6 +1,7 @@
 package history
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/domain/money"
 	"clearvest/domain/reference"
+	"clearvest/projections"
 )
 
 // MovementKind is what a money movement is, as the history shows it.
@@ -178,19 +180,55 @@ func terms(t account.Terms) map[string]any {
 
 // movementRow is a movement new in this batch, as the batch's changes leave it.
 type movementRow struct {
-	user, id, kind, subject, reference, amount, status string
-	created, updated                                   time.Time
-	settled                                            *time.Time
-	details                                            map[string]any
+	user, id, kind, subject, reference, status string
+	amount                                     money.Money
+	created, updated                           time.Time
+	settled                                    *time.Time
+	details                                    map[string]any
+	// encoded holds the details instead, as JSON, while a rebuild holds the movement: a map
+	// per movement of the whole log was most of the rebuild's heap, and of its collector's work.
+	encoded []byte
 	// copyFrom is a movement of an earlier batch whose details come before these.
 	copyFrom string
 }
 
 // movementRows collects a batch's new movements for one multi-row INSERT, and applies the
-// batch's changes of them in memory, so that a movement is written once per batch.
+// batch's changes of them in memory, so that a movement is written once per batch. In a rebuild
+// it holds every movement of the log (whole), written with COPY at the end.
 type movementRows struct {
 	rows  []*movementRow
-	index map[string]*movementRow // by user and id
+	index map[movementKey]*movementRow
+	whole bool
+}
+
+type movementKey struct{ user, id string }
+
+// detailMap returns the movement's details as a map the caller may change.
+func (row *movementRow) detailMap() (map[string]any, error) {
+	if row.details != nil {
+		return row.details, nil
+	}
+	m := map[string]any{}
+	if len(row.encoded) > 0 {
+		if err := json.Unmarshal(row.encoded, &m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// setDetails keeps d as the movement's details: encoded when the rows are the whole log's.
+func (r *movementRows) setDetails(row *movementRow, d map[string]any) error {
+	if !r.whole {
+		row.details = d
+		return nil
+	}
+	js, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	row.details, row.encoded = nil, js
+	return nil
 }
 
 func merge(dst, src map[string]any) map[string]any {
@@ -206,53 +244,71 @@ func merge(dst, src map[string]any) map[string]any {
 // apply takes one write: a new movement or a change of one from this batch is made here; a
 // change of a movement of an earlier batch is queued on changes, as an UPDATE in place. A
 // change settles a movement once, when it leaves pending; details add to the movement's (a
-// top-level merge, as jsonb || does).
+// top-level merge, as jsonb || does). When the rows are the whole log's (a rebuild), a movement
+// they do not hold does not exist, and the UPDATE would have changed no row.
 func (r *movementRows) apply(changes *pgx.Batch, op movementOp, userID string, recorded time.Time) error {
 	at := op.at
 	if at.IsZero() {
 		at = recorded
 	}
 	at = at.UTC()
-	var amount *string
-	if op.amount != nil {
-		s := op.amount.String()
-		amount = &s
-	}
 	if op.insert {
-		if amount == nil {
+		if op.amount == nil {
 			return fmt.Errorf("new movement %s has no amount", op.id)
 		}
+		if r.whole && r.index[movementKey{userID, op.id}] != nil {
+			// The primary key refuses it in Apply.
+			return fmt.Errorf("movement %s of %s exists", op.id, userID)
+		}
 		row := &movementRow{user: userID, id: op.id, kind: string(op.kind), subject: op.subject, reference: op.reference,
-			amount: *amount, status: string(op.status), created: at, updated: at, details: map[string]any{}}
+			amount: *op.amount, status: string(op.status), created: at, updated: at}
 		if op.settled {
 			row.settled = &at
 		}
+		details := map[string]any{}
 		if op.copyFrom != "" {
-			if src := r.index[userID+"\x00"+op.copyFrom]; src != nil {
-				row.details = merge(row.details, src.details)
-			} else {
+			if src := r.index[movementKey{userID, op.copyFrom}]; src != nil {
+				d, err := src.detailMap()
+				if err != nil {
+					return err
+				}
+				details = merge(details, d)
+			} else if !r.whole { // a rebuild holds every movement: there is none to copy
 				row.copyFrom = op.copyFrom
 			}
 		}
-		row.details = merge(row.details, op.details)
-		if r.index == nil {
-			r.index = map[string]*movementRow{}
+		if err := r.setDetails(row, merge(details, op.details)); err != nil {
+			return err
 		}
-		r.index[userID+"\x00"+op.id] = row
+		if r.index == nil {
+			r.index = map[movementKey]*movementRow{}
+		}
+		r.index[movementKey{userID, op.id}] = row
 		r.rows = append(r.rows, row)
 		return nil
 	}
-	if row := r.index[userID+"\x00"+op.id]; row != nil {
+	if row := r.index[movementKey{userID, op.id}]; row != nil {
 		row.status = string(op.status)
-		if amount != nil {
-			row.amount = *amount
+		if op.amount != nil {
+			row.amount = *op.amount
 		}
 		row.updated = at
 		if op.settled && row.settled == nil {
 			row.settled = &at
 		}
-		row.details = merge(row.details, op.details)
+		d, err := row.detailMap()
+		if err != nil {
+			return err
+		}
+		return r.setDetails(row, merge(d, op.details))
+	}
+	if r.whole {
 		return nil
+	}
+	var amount *string
+	if op.amount != nil {
+		s := op.amount.String()
+		amount = &s
 	}
 	js, err := json.Marshal(op.details)
 	if err != nil {
@@ -281,7 +337,7 @@ func (r *movementRows) queue(batch *pgx.Batch) error {
 			return err
 		}
 		users[i], ids[i], kinds[i], subjects[i], refs[i], amounts[i], statuses[i] = row.user, row.id, row.kind, row.subject,
-			row.reference, row.amount, row.status
+			row.reference, row.amount.String(), row.status
 		created[i], updated[i], settled[i], details[i], copyFrom[i] = row.created, row.updated, row.settled, js, row.copyFrom
 	}
 	batch.Queue(`INSERT INTO movements (id, user_id, kind, subject, reference, amount, status, created_at, updated_at,
@@ -293,6 +349,31 @@ func (r *movementRows) queue(batch *pgx.Batch) error {
 			$9::timestamptz[], $10::timestamptz[], $11::jsonb[], $12::text[])
 			AS n(id, user_id, kind, subject, reference, amount, status, created_at, updated_at, settled_at, details, copy_from)`,
 		ids, users, kinds, subjects, refs, amounts, statuses, created, updated, settled, details, copyFrom)
+	*r = movementRows{}
+	return nil
+}
+
+// copy writes every movement held with COPY, and lets go of them. A rebuild holds every movement,
+// so a movement copies its details from one it holds, or starts from none.
+func (r *movementRows) copy(ctx context.Context, tx pgx.Tx) error {
+	var js []byte
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"movements"}, []string{"id", "user_id", "kind", "subject", "reference", "amount",
+		"status", "created_at", "updated_at", "settled_at", "details"},
+		pgx.CopyFromSlice(len(r.rows), func(i int) ([]any, error) {
+			row := r.rows[i]
+			js = row.encoded
+			if row.details != nil {
+				var err error
+				if js, err = json.Marshal(row.details); err != nil {
+					return nil, err
+				}
+			}
+			return []any{row.id, row.user, row.kind, row.subject, row.reference, projections.Numeric(row.amount), row.status,
+				row.created, row.updated, row.settled, js}, nil
+		}))
+	if err != nil {
+		return fmt.Errorf("history: copy movements: %w", err)
+	}
 	*r = movementRows{}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -94,31 +95,19 @@ type balanceRow struct {
 // the rows already stored for the accounts and users the batch touches) and writes one statement
 // per table.
 func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Envelope) error {
-	type posted struct {
-		env eventstore.Envelope
-		ps  []books.Posting
-	}
 	var batch []posted
 	accountSet, userSet := map[string]bool{}, map[string]bool{}
 	for _, env := range events {
-		if env.StreamID.Category() != account.StreamCategory {
-			continue
-		}
-		e, err := projections.Decode(ctx, p.codec, env)
+		b, ok, err := p.post(ctx, env)
 		if err != nil {
-			return fmt.Errorf("ledger: %s at position %d: %w", env.Type, env.Position, err)
+			return err
 		}
-		userID := env.StreamID.ID()
-		ps := books.Postings(userID, e)
-		if len(ps) == 0 {
+		if !ok {
 			continue
 		}
-		if len(ps) > 32767 {
-			return fmt.Errorf("ledger: %s at position %d has %d postings", env.Type, env.Position, len(ps))
-		}
-		batch = append(batch, posted{env, ps})
-		userSet[userID] = true
-		for _, q := range ps {
+		batch = append(batch, b)
+		userSet[b.env.StreamID.ID()] = true
+		for _, q := range b.ps {
 			accountSet[string(q.Account)] = true
 		}
 	}
@@ -134,51 +123,16 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 	if err != nil {
 		return err
 	}
-
-	var (
-		positions         []int64
-		lines             []int16
-		streams, types    []string
-		accounts, amounts []string
-		users             []string
-	)
+	f := &fold{bals: bals, figs: figs}
 	for _, b := range batch {
-		userID := b.env.StreamID.ID()
-		for i, q := range b.ps {
-			positions = append(positions, b.env.Position)
-			lines = append(lines, int16(i))
-			streams = append(streams, string(b.env.StreamID))
-			types = append(types, b.env.Type)
-			accounts = append(accounts, string(q.Account))
-			amounts = append(amounts, q.Amount.String())
-			users = append(users, q.User)
-
-			r := bals[string(q.Account)]
-			if r == nil {
-				_, _, isUser := q.Account.User()
-				r = &balanceRow{user: isUser}
-				bals[string(q.Account)] = r
-			}
-			r.balance = r.balance.Add(q.Amount)
-		}
-		// Balances are judged after the whole set, as the trial balance judges them.
-		for _, q := range b.ps {
-			r := bals[string(q.Account)]
-			if r.balance.LessThan(r.lowest) {
-				r.lowest = r.balance
-			}
-			if r.balance.IsNegative() && r.firstNegative == nil {
-				pos := b.env.Position
-				r.firstNegative = &pos
-			}
-		}
-		figs[userID] = add(figs[userID], books.Figures(userID, b.ps))
+		f.add(b)
 	}
 
+	r := &f.postings
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO postings (position, line, stream_id, event_type, account, amount, user_id)
 		SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[])`,
-		positions, lines, streams, types, accounts, amounts, users); err != nil {
+		r.positions, r.lines, r.streams, r.types, r.accounts, texts(r.amounts), r.users); err != nil {
 		return fmt.Errorf("ledger: postings: %w", err)
 	}
 
@@ -219,6 +173,149 @@ func (p *Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.E
 		  returns = EXCLUDED.returns, fees = EXCLUDED.fees, adjustments = EXCLUDED.adjustments, referrals = EXCLUDED.referrals`,
 		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7]); err != nil {
 		return fmt.Errorf("ledger: figures: %w", err)
+	}
+	return nil
+}
+
+// posted is a money event and its postings.
+type posted struct {
+	env eventstore.Envelope
+	ps  []books.Posting
+}
+
+// post decodes env if it is an account's event; ok is false for events that post nothing.
+func (p *Projection) post(ctx context.Context, env eventstore.Envelope) (posted, bool, error) {
+	if env.StreamID.Category() != account.StreamCategory {
+		return posted{}, false, nil
+	}
+	e, err := projections.Decode(ctx, p.codec, env)
+	if err != nil {
+		return posted{}, false, fmt.Errorf("ledger: %s at position %d: %w", env.Type, env.Position, err)
+	}
+	ps := books.Postings(env.StreamID.ID(), e)
+	if len(ps) == 0 {
+		return posted{}, false, nil
+	}
+	if len(ps) > 32767 {
+		return posted{}, false, fmt.Errorf("ledger: %s at position %d has %d postings", env.Type, env.Position, len(ps))
+	}
+	return posted{env, ps}, true, nil
+}
+
+// fold is what postings are folded into before their rows are written: one batch's in Apply,
+// the whole log's in a rebuild (Builder).
+type fold struct {
+	bals     map[string]*balanceRow      // by account
+	figs     map[string]account.Balances // by user
+	postings postingRows
+}
+
+// postingRows collects postings, column by column.
+type postingRows struct {
+	positions                       []int64
+	lines                           []int16
+	streams, types, accounts, users []string
+	amounts                         []money.Money
+}
+
+// add folds one event's postings.
+func (f *fold) add(b posted) {
+	r := &f.postings
+	userID := b.env.StreamID.ID()
+	for i, q := range b.ps {
+		r.positions = append(r.positions, b.env.Position)
+		r.lines = append(r.lines, int16(i))
+		r.streams = append(r.streams, string(b.env.StreamID))
+		r.types = append(r.types, b.env.Type)
+		r.accounts = append(r.accounts, string(q.Account))
+		r.amounts = append(r.amounts, q.Amount)
+		r.users = append(r.users, q.User)
+
+		row := f.bals[string(q.Account)]
+		if row == nil {
+			_, _, isUser := q.Account.User()
+			row = &balanceRow{user: isUser}
+			f.bals[string(q.Account)] = row
+		}
+		row.balance = row.balance.Add(q.Amount)
+	}
+	// Balances are judged after the whole set, as the trial balance judges them.
+	for _, q := range b.ps {
+		row := f.bals[string(q.Account)]
+		if row.balance.LessThan(row.lowest) {
+			row.lowest = row.balance
+		}
+		if row.balance.IsNegative() && row.firstNegative == nil {
+			pos := b.env.Position
+			row.firstNegative = &pos
+		}
+	}
+	f.figs[userID] = add(f.figs[userID], books.Figures(userID, b.ps))
+}
+
+func texts(ms []money.Money) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// Builder implements projections.Bulk: a rebuild writes the postings batch by batch with COPY
+// and folds every account's balance and every user's figures in memory, writing each row once
+// at the end, where Apply would read them back and upsert them in every batch.
+func (p *Projection) Builder() projections.Builder {
+	return &builder{p: p, f: &fold{bals: map[string]*balanceRow{}, figs: map[string]account.Balances{}}}
+}
+
+var _ projections.Bulk = (*Projection)(nil)
+
+type builder struct {
+	p *Projection
+	f *fold
+}
+
+func (b *builder) Add(ctx context.Context, env eventstore.Envelope) error {
+	it, ok, err := b.p.post(ctx, env)
+	if err != nil || !ok {
+		return err
+	}
+	b.f.add(it)
+	return nil
+}
+
+func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
+	r := &b.f.postings
+	if len(r.positions) > 0 {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"postings"}, []string{"position", "line", "stream_id", "event_type", "account",
+			"amount", "user_id"}, pgx.CopyFromSlice(len(r.positions), func(i int) ([]any, error) {
+			return []any{r.positions[i], r.lines[i], r.streams[i], r.types[i], r.accounts[i], projections.Numeric(r.amounts[i]), r.users[i]}, nil
+		}))
+		if err != nil {
+			return fmt.Errorf("ledger: copy postings: %w", err)
+		}
+		*r = postingRows{}
+	}
+	if !final {
+		return nil
+	}
+	accounts := slices.Sorted(maps.Keys(b.f.bals))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"balances"}, []string{"account", "user_account", "balance", "lowest", "first_negative"},
+		pgx.CopyFromSlice(len(accounts), func(i int) ([]any, error) {
+			row := b.f.bals[accounts[i]]
+			return []any{accounts[i], row.user, projections.Numeric(row.balance), projections.Numeric(row.lowest), row.firstNegative}, nil
+		})); err != nil {
+		return fmt.Errorf("ledger: copy balances: %w", err)
+	}
+	users := slices.Sorted(maps.Keys(b.f.figs))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"figures"}, []string{"user_id", "available", "held", "invested", "returns", "fees",
+		"adjustments", "referrals"}, pgx.CopyFromSlice(len(users), func(i int) ([]any, error) {
+		f := b.f.figs[users[i]]
+		num := projections.Numeric
+		return []any{users[i], num(f.Available), num(f.Held), num(f.Invested), num(f.Returns), num(f.Fees),
+			num(f.Adjustments), num(f.Referrals)}, nil
+	})); err != nil {
+		return fmt.Errorf("ledger: copy figures: %w", err)
 	}
 	return nil
 }

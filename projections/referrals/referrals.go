@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"clearvest/domain/account"
 	"clearvest/domain/aggregate"
@@ -145,4 +146,82 @@ func List(ctx context.Context, pool pgread.Querier, referrerID string) ([]Referr
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// Builder implements projections.Bulk: a rebuild holds every referred user's row in memory,
+// applies each later event to it there and copies the rows once at the end, where Apply runs a
+// statement per event, an UPDATE for every confirmed deposit whether or not its user was
+// referred. It does to the rows what Apply's statements do, in the same order (the package's
+// rebuild test compares the two).
+func (p *Projection) Builder() projections.Builder {
+	return &builder{p: p, byUser: map[string]*referredRow{}}
+}
+
+var _ projections.Bulk = (*Projection)(nil)
+
+type referredRow struct {
+	user, referrer, name, photo string
+	closed                      bool
+	joinedAt                    time.Time
+	qualifiedAt, creditedAt     *time.Time
+	bonus                       *money.Money
+}
+
+type builder struct {
+	p      *Projection
+	rows   []*referredRow
+	byUser map[string]*referredRow
+}
+
+func (b *builder) Add(ctx context.Context, env eventstore.Envelope) error {
+	return projections.EachOf(ctx, []eventstore.Envelope{env}, b.p.codec, handled, streams, func(env eventstore.Envelope, id string, e aggregate.Event) error {
+		switch e := e.(type) {
+		case identity.Registered:
+			if e.ReferredBy != "" && b.byUser[id] == nil { // ON CONFLICT DO NOTHING
+				r := &referredRow{user: id, referrer: e.ReferredBy, name: e.Name, joinedAt: env.RecordedAt}
+				b.byUser[id] = r
+				b.rows = append(b.rows, r)
+			}
+		case identity.ProfileUpdated:
+			if r := b.byUser[id]; r != nil && !r.closed {
+				r.name, r.photo = e.Name, e.Photo
+			}
+		case identity.Closed:
+			if r := b.byUser[id]; r != nil {
+				r.name, r.photo, r.closed = "", "", true
+			}
+		case account.DepositConfirmed:
+			if r := b.byUser[id]; r != nil && r.qualifiedAt == nil {
+				at := e.At
+				r.qualifiedAt = &at
+			}
+		case account.ReferralBonusCredited:
+			if r := b.byUser[e.ReferredUserID]; r != nil && r.referrer == id {
+				bonus, at := e.Amount, e.At
+				r.bonus, r.creditedAt = &bonus, &at
+			}
+		}
+		return nil
+	})
+}
+
+func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
+	if !final {
+		return nil // a later event may still change any row
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"referred"}, []string{"user_id", "referrer_id", "name", "photo", "closed", "joined_at",
+		"qualified_at", "bonus", "credited_at"}, pgx.CopyFromSlice(len(b.rows), func(i int) ([]any, error) {
+		r := b.rows[i]
+		var bonus *pgtype.Numeric
+		if r.bonus != nil {
+			n := projections.Numeric(*r.bonus)
+			bonus = &n
+		}
+		return []any{r.user, r.referrer, r.name, r.photo, r.closed, r.joinedAt, r.qualifiedAt, bonus, r.creditedAt}, nil
+	}))
+	if err != nil {
+		return fmt.Errorf("referrals: copy: %w", err)
+	}
+	b.rows, b.byUser = nil, nil
+	return nil
 }

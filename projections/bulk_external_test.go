@@ -1,0 +1,118 @@
+package projections_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"clearvest/app/apptest"
+	"clearvest/platform/pgtest"
+	"clearvest/projections"
+	"clearvest/projections/activity"
+	"clearvest/projections/history"
+	"clearvest/projections/investments"
+	"clearvest/projections/ledger"
+	"clearvest/projections/wallets"
+	"clearvest/projections/withdrawals"
+)
+
+// TestBulkRebuildEqualsLive builds each read model that rebuilds in bulk (projections.Bulk)
+// live, in batches of a few events, over a random money history, then rebuilds it from zero in
+// batches of a hundred, and checks that every row of every table is the same: the fold in memory
+// and the rows it copies must be what Apply leaves, decisions many batches after their requests
+// included.
+func TestBulkRebuildEqualsLive(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := apptest.NewMoneyApp(t)
+	apptest.RandomMoney(t, e, 12, 1500, 7)
+
+	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec), withdrawals.New(e.Codec),
+		investments.New(e.Codec), activity.New(e.Codec)}
+	r := e.Runner(t, bulk, projections.WithBatchSize(7), projections.WithRebuildBatchSize(100))
+	e.CatchUp(t, r)
+	kinds := pgtest.Texts(t, e.Pool, `SELECT DISTINCT type FROM events ORDER BY 1`)
+	if len(kinds) < 18 {
+		t.Fatalf("the random history holds %d kinds of event, want every money event: %v", len(kinds), kinds)
+	}
+
+	for _, p := range bulk {
+		if _, ok := p.(projections.Bulk); !ok {
+			t.Fatalf("%s does not rebuild in bulk", p.Name())
+		}
+		schema := projections.SchemaName(p.Name())
+		live := schemaRows(t, e, schema)
+		res, err := r.Rebuild(ctx, p.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Position != e.Last {
+			t.Fatalf("%s rebuilt to %d, the log ends at %d", p.Name(), res.Position, e.Last)
+		}
+		rebuilt := schemaRows(t, e, schema)
+		for table, want := range live {
+			got := rebuilt[table]
+			if len(want) == 0 || len(got) != len(want) {
+				t.Errorf("%s.%s: %d rows rebuilt, %d live", schema, table, len(got), len(want))
+				continue
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%s.%s row %d rebuilt:\n%s\nlive:\n%s", schema, table, i, got[i], want[i])
+					break
+				}
+			}
+		}
+		if len(rebuilt) != len(live) {
+			t.Errorf("%s: tables rebuilt %d, live %d", schema, len(rebuilt), len(live))
+		}
+		// The indexes and keys dropped while the rows were copied are back, as the schema defines them.
+		if got, want := pgtest.Texts(t, e.Pool, `SELECT replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = '`+schema+`' ORDER BY 1`),
+			indexesOf(t, e, p); !slices.Equal(got, want) {
+			t.Errorf("%s: indexes %v, want %v", schema, got, want)
+		}
+	}
+}
+
+// schemaRows is every row of every table of schema, as JSON, sorted, by table.
+func schemaRows(t *testing.T, e *apptest.MoneyApp, schema string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, table := range pgtest.Texts(t, e.Pool, `SELECT tablename FROM pg_tables WHERE schemaname = '`+schema+`'`) {
+		out[table] = pgtest.Texts(t, e.Pool, `SELECT to_jsonb(t)::text FROM `+schema+`.`+table+` t ORDER BY 1`)
+	}
+	return out
+}
+
+// indexesOf creates p's schema in a scratch schema and lists its indexes' definitions.
+func indexesOf(t *testing.T, e *apptest.MoneyApp, p projections.Projection) []string {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := e.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	if _, err := tx.Exec(ctx, `CREATE SCHEMA scratch; SET LOCAL search_path = scratch`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, p.Schema()); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	rows, err := tx.Query(ctx, `SELECT replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = 'scratch' ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
