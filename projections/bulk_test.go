@@ -89,3 +89,36 @@ func TestBulkRebuildStopsAtARefusedEvent(t *testing.T) {
 		t.Fatalf("rebuilt model holds %d events (skipped one present: %v)", len(got), slices.Contains(got, events[17].Position))
 	}
 }
+
+// countingBulk counts the builders a rebuild starts.
+type countingBulk struct {
+	*bulkPicky
+	builders int
+}
+
+func (p *countingBulk) Builder() Builder { p.builders++; return p.bulkPicky.Builder() }
+
+// TestALogLongerThanTheBulkLimitIsRebuiltBatchByBatch: past WithBulkLimit events no builder
+// holds the log in memory, and the read model comes out the same.
+func TestALogLongerThanTheBulkLimitIsRebuiltBatchByBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	events := logEvents(t, f, 40)
+	for _, tc := range []struct {
+		limit    int64
+		builders int
+	}{{40, 1}, {39, 0}, {0, 0}} {
+		p := &countingBulk{bulkPicky: &bulkPicky{picky: newPicky("picky")}}
+		r := f.runner(t, []Projection{p}, WithRebuildBatchSize(8), WithBulkLimit(tc.limit))
+		if _, err := r.Rebuild(ctx, "picky"); err != nil {
+			t.Fatal(err)
+		}
+		if p.builders != tc.builders {
+			t.Errorf("limit %d: %d builders for a 40-event log, want %d", tc.limit, p.builders, tc.builders)
+		}
+		if got := positionsIn(t, f.pool, "rm_picky"); !slices.Equal(got, positionsOf(events)) {
+			t.Errorf("limit %d: the rebuilt read model holds %d events, want the 40", tc.limit, len(got))
+		}
+	}
+}

@@ -21,6 +21,22 @@ import (
 // held in memory at a time (see the bulk phase).
 const rebuildBatch = 20_000
 
+// defaultBulkLimit is WithBulkLimit's default.
+const defaultBulkLimit = 2_000_000
+
+// bulkFits reports whether the log is short enough for a bulk rebuild (WithBulkLimit). The
+// streams table holds every stream's version, so their sum is the number of events.
+func (r *Runner) bulkFits(ctx context.Context) (bool, error) {
+	if r.bulkLimit <= 0 {
+		return false, nil
+	}
+	var events int64
+	if err := r.pool.QueryRow(ctx, `SELECT coalesce(sum(version), 0) FROM streams`).Scan(&events); err != nil {
+		return false, fmt.Errorf("projections: counting the log's events: %w", err)
+	}
+	return events <= r.bulkLimit, nil
+}
+
 // RebuildResult reports one rebuild.
 type RebuildResult struct {
 	Name     string
@@ -97,7 +113,16 @@ func (r *Runner) rebuild(ctx context.Context, p Projection, atStart bool) (Rebui
 	var builder Builder
 	var deferred []deferredIndex
 	if bp, ok := p.(Bulk); ok {
-		builder = bp.Builder()
+		fits, err := r.bulkFits(ctx)
+		if err != nil {
+			return res, err
+		}
+		if fits {
+			builder = bp.Builder()
+		} else {
+			r.logger.InfoContext(ctx, "projections: the log is too long to rebuild in memory; rebuilding batch by batch",
+				"projection", name, "limit", r.bulkLimit)
+		}
 	}
 	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if err := createSchema(ctx, tx, p, build); err != nil {

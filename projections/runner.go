@@ -38,6 +38,8 @@ type Runner struct {
 	batchSize   int
 	// rebuildBatch is the number of events a rebuild reads and applies at a time.
 	rebuildBatch int
+	// bulkLimit is the longest log a Bulk projection rebuilds in memory (WithBulkLimit).
+	bulkLimit int64
 	idlePoll     time.Duration
 	waitTimeout  time.Duration
 	waitPoll     time.Duration
@@ -77,6 +79,13 @@ func WithBatchSize(n int) Option { return func(r *Runner) { r.batchSize = n } }
 // 20,000); tests make it small so that a rebuild of a short log spans several batches.
 func WithRebuildBatchSize(n int) Option { return func(r *Runner) { r.rebuildBatch = n } }
 
+// WithBulkLimit sets the longest log, in events, that a Bulk projection rebuilds by folding it
+// in memory (default 2,000,000). A builder holds what later events may still change, up to
+// every request of the log (history: about 0.5 GB per million events), so a longer log is
+// rebuilt through Apply, batch by batch, in memory that does not grow with it. 0 turns bulk
+// rebuilds off.
+func WithBulkLimit(events int64) Option { return func(r *Runner) { r.bulkLimit = events } }
+
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(r *Runner) { r.logger = l } }
 
@@ -113,7 +122,7 @@ func NewRunner(pool *pgxpool.Pool, store *postgres.Store, projections []Projecti
 	r := &Runner{
 		pool: pool, store: store, appended: store.Signal(), changed: postgres.NewSignal(), progress: postgres.NewSignal(),
 		byName: map[string]Projection{}, defs: map[string]Definition{}, logger: slog.Default(),
-		batchSize: 1000, rebuildBatch: rebuildBatch, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
+		batchSize: 1000, rebuildBatch: rebuildBatch, bulkLimit: defaultBulkLimit, idlePoll: time.Second, waitTimeout: 3 * time.Second, waitPoll: defaultWaitPoll,
 		retryDelay: 100 * time.Millisecond, rebuildWait: 30 * time.Minute, maxReadyLag: DefaultMaxReadyLag,
 		coalesce: DefaultCoalesce,
 	}
