@@ -39,17 +39,17 @@ type Runner struct {
 	// rebuildBatch is the number of events a rebuild reads and applies at a time.
 	rebuildBatch int
 	// bulkLimit is the longest log a Bulk projection rebuilds in memory (WithBulkLimit).
-	bulkLimit int64
-	idlePoll     time.Duration
-	waitTimeout  time.Duration
-	waitPoll     time.Duration
-	waits        waits
-	retryDelay   time.Duration
-	rebuildWait  time.Duration
-	maxReadyLag  time.Duration
-	coalesce     time.Duration
-	metrics      *metrics
-	feed         *feed
+	bulkLimit   int64
+	idlePoll    time.Duration
+	waitTimeout time.Duration
+	waitPoll    time.Duration
+	waits       waits
+	retryDelay  time.Duration
+	rebuildWait time.Duration
+	maxReadyLag time.Duration
+	coalesce    time.Duration
+	metrics     *metrics
+	feed        *feed
 
 	// afterApply lets tests act between a batch's writes and its commit.
 	afterApply func(name string, events []eventstore.Envelope)
