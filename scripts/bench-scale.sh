@@ -61,10 +61,7 @@ trap run_cleanups EXIT
 trap 'exit 130' INT TERM
 
 use_test_database
-if ! command -v psql >/dev/null; then
-	echo "psql is needed (Debian/Ubuntu: apt-get install postgresql-client)" >&2
-	exit 1
-fi
+require_psql
 
 echo "==> history growth: building bin/clearvest, moneylog, loadgen and scalebench"
 go build -o bin/clearvest ./cmd/clearvest

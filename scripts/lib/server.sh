@@ -13,6 +13,14 @@ run_cleanups() {
 
 # use_test_database exports TEST_DATABASE_URL: the caller's, or else the embedded test cluster
 # of make test (.testdata/pg), started now and stopped by the cleanups.
+# require_psql stops the script when the PostgreSQL client is missing.
+require_psql() {
+	if ! command -v psql >/dev/null; then
+		echo "psql is needed (Debian/Ubuntu: apt-get install postgresql-client)" >&2
+		exit 1
+	fi
+}
+
 use_test_database() {
 	if [[ -n ${TEST_DATABASE_URL:-} ]]; then
 		return 0
