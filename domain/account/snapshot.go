@@ -20,8 +20,8 @@ const SnapshotKind = "account/1"
 
 // The state is written field by field in a fixed order, lengths and integers as varints, money
 // as whole cents and times in their binary form. A long account's snapshot is read on every
-// cold load of its stream, and this reads 10,000 events' worth of state five to eight times faster
-// than JSON does (BenchmarkRestoreSnapshot); the kind above versions the layout.
+// cold load of its stream, and this reads 10,000 events' worth of state five to eight times
+// faster than JSON does (BenchmarkRestoreSnapshot); the kind above versions the layout.
 
 // SnapshotKind implements the command runner's snapshot contract.
 func (a *Account) SnapshotKind() string { return SnapshotKind }
