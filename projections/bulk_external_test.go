@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"clearvest/app/apptest"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
@@ -99,19 +101,12 @@ func indexesOf(t *testing.T, e *apptest.MoneyApp, p projections.Projection) []st
 	if _, err := tx.Exec(ctx, p.Schema()); err != nil {
 		t.Fatal(err)
 	}
-	var names []string
 	rows, err := tx.Query(ctx, `SELECT replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = 'scratch' ORDER BY 1`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	if err := rows.Err(); err != nil {
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
 		t.Fatal(err)
 	}
 	return names

@@ -91,8 +91,9 @@ func (r *Runner) load(ctx context.Context, stream eventstore.StreamID) (h *histo
 	if h := r.cache.get(stream); h != nil {
 		return h, true, nil
 	}
+	var restored Snapshotter
 	if newAgg, ok := r.snapshotAggregate(stream); ok {
-		h, err = r.readFromSnapshot(ctx, stream, newAgg)
+		h, restored, err = r.readFromSnapshot(ctx, stream, newAgg)
 	} else {
 		h, err = r.readAfter(ctx, stream, &history{})
 	}
@@ -100,6 +101,10 @@ func (r *Runner) load(ctx context.Context, stream eventstore.StreamID) (h *histo
 		return nil, false, err
 	}
 	r.cache.put(stream, h)
+	if restored != nil { // the aggregate built from the snapshot serves the stream's next command
+		r.cache.snapshotSeen(stream, h.base)
+		r.cache.giveBack(stream, restored)
+	}
 	return h, false, nil
 }
 

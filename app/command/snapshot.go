@@ -151,16 +151,17 @@ func (r *Runner) snapshotAggregate(stream eventstore.StreamID) (func(eventstore.
 }
 
 // readFromSnapshot loads a stream from its latest usable snapshot and the events after it, and
-// gives the cache the aggregate it restored. A snapshot that cannot be used is logged and the
-// stream read in full.
-func (r *Runner) readFromSnapshot(ctx context.Context, stream eventstore.StreamID, newAgg func(eventstore.StreamID) Snapshotter) (*history, error) {
+// returns the aggregate it restored, at the history's version (nil without a snapshot). A
+// snapshot that cannot be used is logged and the stream read in full.
+func (r *Runner) readFromSnapshot(ctx context.Context, stream eventstore.StreamID, newAgg func(eventstore.StreamID) Snapshotter) (*history, Snapshotter, error) {
 	kind := newAgg(stream).SnapshotKind()
 	snap, page, err := r.snapshots.ReadFromSnapshot(ctx, stream, kind, r.pageSize)
 	if err != nil {
-		return nil, fmt.Errorf("command: load %s: %w", stream, err)
+		return nil, nil, fmt.Errorf("command: load %s: %w", stream, err)
 	}
 	if snap == nil {
-		return r.extendRead(ctx, stream, &history{}, page)
+		h, err := r.extendRead(ctx, stream, &history{}, page)
+		return h, nil, err
 	}
 	// The snapshot and the page were read in one transaction, so the page continues it.
 	agg, base, err := r.restore(stream, snap, newAgg)
@@ -170,17 +171,15 @@ func (r *Runner) readFromSnapshot(ctx context.Context, stream eventstore.StreamI
 			level = slog.LevelDebug // the subject's data is gone; the events replay with it erased
 		}
 		r.logger.Log(ctx, level, "command: snapshot not used", "stream", stream, "version", snap.Version, "err", err)
-		return r.readAfter(ctx, stream, &history{})
+		h, err := r.readAfter(ctx, stream, &history{})
+		return h, nil, err
 	}
 	h, err := r.extendRead(ctx, stream, base, page)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	replay(agg, h)
-	r.cache.put(stream, h)
-	r.cache.snapshotSeen(stream, snap.Version)
-	r.cache.giveBack(stream, agg)
-	return h, nil
+	return h, agg, nil
 }
 
 // extendRead extends h with the first page of events after it, and reads on when the page was
