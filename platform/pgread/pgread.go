@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -27,6 +26,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"clearvest/platform/pgavail"
 )
 
 // Querier is what read-model queries read through: a pool, a transaction, or On's choice.
@@ -409,26 +410,20 @@ func (r *Replica) markDown(err error) {
 	r.setState(false, r.Lag(), "unreachable")
 }
 
-// connectionError reports whether err says the standby could not run the query at all (no
-// connection, a connection lost, the server shutting down or starting, a query cancelled by
-// replay), as opposed to an answer: those are worth running again on the primary.
+// connectionError reports whether err says the standby could not run the query at all, as
+// opposed to answering it: the database unreachable (pgavail.Unreachable: no connection, a
+// connection lost, the server shutting down or starting), a query cancelled by replay, or no
+// connection slot free. Those are worth running again on the primary.
 func connectionError(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, pgx.ErrNoRows) {
+	if err == nil || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch {
-		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
-			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutting down, crashed, starting
-			pgErr.Code == "40001", // on a standby: cancelled by a conflict with recovery
-			pgErr.Code == "53300": // too many connections
-			return true
-		}
-		return false
+	if pgavail.Unreachable(err) || isRecoveryConflict(err) {
+		return true
 	}
-	var connectErr *pgconn.ConnectError
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return pgErr.Code == "53300" // too many connections
+	}
 	var netErr net.Error
-	return errors.As(err, &connectErr) || errors.As(err, &netErr) || errors.Is(err, pgconn.ErrConnClosed) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
+	return errors.As(err, &netErr) || pgconn.SafeToRetry(err)
 }

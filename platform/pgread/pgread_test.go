@@ -2,6 +2,8 @@ package pgread_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -11,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -326,6 +330,114 @@ func TestFallbackToPrimary(t *testing.T) {
 	err = pgread.On(rctx, f.primary).QueryRow(ctx, `SELECT nonexistent FROM whoami`).Scan(new(string))
 	if err == nil || fellBack.Load() != 2 || !f.replica().InRotation() {
 		t.Errorf("a bad query: err %v, fell back %d times (want 2 in all), in rotation %v", err, fellBack.Load(), f.replica().InRotation())
+	}
+}
+
+// A standby that dies after sending part of an answer: the caller gets the primary's whole
+// answer, never the replica's first rows followed by an error.
+func TestAReplicaDyingMidAnswerFallsBackWhole(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	// After the table's rows, the replica's backend terminates itself and raises the error
+	// while the query runs; pg_sleep lets the termination arrive within the query. On the
+	// primary the same function does nothing.
+	mustExec(t, f.primary, `CREATE FUNCTION die() RETURNS bool LANGUAGE sql AS $$ SELECT false $$`)
+	mustExec(t, f.admin, `INSERT INTO whoami VALUES ('replica 2'), ('replica 3');
+		CREATE FUNCTION die() RETURNS bool LANGUAGE plpgsql AS $$
+		BEGIN
+			PERFORM pg_terminate_backend(pg_backend_pid());
+			PERFORM pg_sleep(30);
+			RETURN false;
+		END $$`)
+	const query = `SELECT name FROM whoami UNION ALL SELECT 'never' WHERE die()`
+	f.check()
+
+	var fellBack atomic.Int32
+	rctx, onReplica := f.set.Route(ctx, 0, time.Second, func() { fellBack.Add(1) })
+	if !onReplica {
+		t.Fatal("not on the replica")
+	}
+	rows, err := pgread.On(rctx, f.primary).Query(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("read %q, then %v", names, err)
+	}
+	if strings.Join(names, ",") != "primary" || fellBack.Load() != 1 {
+		t.Errorf("read %q with %d fallbacks, want the primary's one row after one fallback", names, fellBack.Load())
+	}
+
+	// QueryRow too, on a replica whose first row left before the error did.
+	f.check()
+	rctx, _ = f.set.Route(ctx, 0, time.Second, func() { fellBack.Add(1) })
+	var name string
+	if err := pgread.On(rctx, f.primary).QueryRow(ctx, query).Scan(&name); err != nil || name != "primary" {
+		t.Errorf("QueryRow read %q, %v; want the primary's answer", name, err)
+	}
+	if fellBack.Load() != 2 {
+		t.Errorf("fell back %d times in all, want 2", fellBack.Load())
+	}
+}
+
+// A replica's answer read whole scans as pgx's own would: NULLs, several types, Values.
+func TestAReplicaAnswerScansLikeTheServers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	f.check()
+	rctx, onReplica := f.set.Route(ctx, 0, time.Second, nil)
+	if !onReplica {
+		t.Fatal("not on the replica")
+	}
+	const query = `SELECT g, CASE WHEN g % 2 = 0 THEN 'even' END, g * 1.5, now() - now()
+		FROM generate_series(1, 3) g ORDER BY g`
+	collect := func(q pgread.Querier) (out []string) {
+		rows, err := q.Query(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				n    int
+				s    *string
+				d    pgtype.Numeric
+				span time.Duration
+			)
+			if err := rows.Scan(&n, &s, &d, &span); err != nil {
+				t.Fatal(err)
+			}
+			v, err := rows.Values()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%d %v %v %v %v", n, s != nil && *s == "even", d.Valid, span, len(v)))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if rows.CommandTag().String() != "SELECT 3" {
+			t.Errorf("command tag %q", rows.CommandTag())
+		}
+		return out
+	}
+	got, want := collect(pgread.On(rctx, f.primary)), collect(f.primary)
+	if strings.Join(got, ";") != strings.Join(want, ";") || len(got) != 3 {
+		t.Errorf("the replica's answer scanned as %q, the primary's as %q", got, want)
+	}
+	var none int
+	if err := pgread.On(rctx, f.primary).QueryRow(ctx, `SELECT 1 WHERE false`).Scan(&none); !errors.Is(err, pgx.ErrNoRows) {
+		t.Errorf("QueryRow of no rows: %v, want pgx.ErrNoRows", err)
 	}
 }
 

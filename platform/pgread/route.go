@@ -63,80 +63,52 @@ func (q *replicaQuerier) fallBack(ctx context.Context, err error) bool {
 	return true
 }
 
+// Query reads the replica's whole answer before handing over a row, so that a standby failing
+// at any point of it, before its first row or after its tenth, costs the caller nothing but a
+// second run of the query on the primary.
 func (q *replicaQuerier) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
 	rows, err := q.c.replica.pool.Query(ctx, sql, args...)
-	if err != nil {
-		if q.fallBack(ctx, err) {
-			return q.primary.Query(ctx, sql, args...)
+	if err == nil {
+		var a *answer
+		if a, err = readAnswer(rows); err == nil {
+			return a, nil
 		}
-		return rows, err
 	}
-	return &retryRows{Rows: rows, q: q, ctx: ctx, sql: sql, args: args}, nil
+	if q.fallBack(ctx, err) {
+		return q.primary.Query(ctx, sql, args...)
+	}
+	return nil, err
 }
 
 func (q *replicaQuerier) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return &retryRow{q: q, ctx: ctx, sql: sql, args: args}
+	return &row{q: q, ctx: ctx, sql: sql, args: args}
 }
 
-// retryRow runs the query when scanned, which is when pgx reports its errors.
-type retryRow struct {
+// row runs its query when scanned, which is when pgx reports a QueryRow's errors.
+type row struct {
 	q    *replicaQuerier
 	ctx  context.Context
 	sql  string
 	args []any
 }
 
-func (r *retryRow) Scan(dest ...any) error {
-	err := r.q.c.replica.pool.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...)
-	if err != nil && r.q.fallBack(r.ctx, err) {
-		return r.q.primary.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...)
-	}
-	return err
-}
-
-// retryRows moves to the primary when the replica's answer fails before its first row: a
-// connection that died while idle in the pool reports it only then. Past the first row the
-// caller has seen data, and a failure is returned as it is.
-type retryRows struct {
-	pgx.Rows
-	q       *replicaQuerier
-	ctx     context.Context
-	sql     string
-	args    []any
-	started bool
-	err     error
-}
-
-func (r *retryRows) Next() bool {
-	if r.err != nil {
-		return false
-	}
-	if r.started {
-		return r.Rows.Next()
-	}
-	r.started = true
-	if r.Rows.Next() {
-		return true
-	}
-	err := r.Rows.Err()
-	if err == nil || !r.q.fallBack(r.ctx, err) {
-		return false
-	}
-	r.Rows.Close()
-	rows, err := r.q.primary.Query(r.ctx, r.sql, r.args...)
+func (r *row) Scan(dest ...any) error {
+	rows, err := r.q.Query(r.ctx, r.sql, r.args...)
 	if err != nil {
-		r.err = err
-		return false
+		return err
 	}
-	r.Rows = rows
-	return r.Rows.Next()
-}
-
-func (r *retryRows) Err() error {
-	if r.err != nil {
-		return r.err
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return pgx.ErrNoRows
 	}
-	return r.Rows.Err()
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
 }
 
 func isRecoveryConflict(err error) bool {
