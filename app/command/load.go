@@ -8,8 +8,10 @@ import (
 	"clearvest/eventstore"
 )
 
-// Load rebuilds the current state of a stream for reading. An unknown stream gives a fresh
-// aggregate at version 0. A cached stream costs one read of its tail, which is usually empty.
+// Load rebuilds the current state of a stream into an aggregate of the caller's own. An unknown
+// stream gives a fresh aggregate at version 0. A cached stream costs one read of its tail, which
+// is usually empty, and a replay (from its snapshot, for a stream that has one); Read costs
+// neither.
 func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A) (A, error) {
 	h, cached, err := r.load(ctx, stream)
 	if err == nil && cached {
@@ -20,6 +22,27 @@ func Load[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamI
 		return zero, err
 	}
 	return build(newAgg, h)
+}
+
+// Read lends the stream's current state to f, which reads it: the cache's built aggregate when
+// there is one, so reading a long stream costs neither a restore from its snapshot nor a replay;
+// else one built for f, which the cache keeps for the stream's next command. Whatever f raises
+// on it is discarded with it. f must not keep the aggregate, or anything sharing its memory,
+// past its return: the next command changes it. Load gives an aggregate of the caller's own.
+func Read[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID, newAgg func() A, f func(A) error) error {
+	h, cached, err := r.load(ctx, stream)
+	if err == nil && cached {
+		h, err = r.refresh(ctx, stream, h)
+	}
+	if err != nil {
+		return err
+	}
+	agg, err := lend(r, stream, newAgg, h)
+	if err != nil {
+		return err
+	}
+	defer settle(r, stream, agg, false)
+	return f(agg)
 }
 
 // Position returns the global position of a stream's last event, 0 for a stream without events,
@@ -37,8 +60,9 @@ func Position(ctx context.Context, r *Runner, stream eventstore.StreamID) (int64
 	return h.position, nil
 }
 
-// lend returns the aggregate of a stream at h for a command holding the stream's turn: the
-// cache's built one when it is at h, else h replayed into newAgg(). Hand it back with settle.
+// lend returns the aggregate of a stream at h for a command holding the stream's turn, or for
+// Read: the cache's built one when it is at h, else h replayed into newAgg(). Hand it back with
+// settle. While it is lent, another command of the stream builds its own.
 func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h *history) (A, error) {
 	if built, ok := r.cache.borrow(stream, h).(A); ok {
 		return built, nil

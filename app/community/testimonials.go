@@ -61,11 +61,12 @@ func (s *Service) eligibleNow(ctx context.Context, userID string) (bool, error) 
 	if !u.Registered() || !u.EmailVerified() || u.Status() == identity.StatusClosed {
 		return false, nil
 	}
-	acc, err := command.Load(ctx, s.commands, eventstore.NewStreamID(account.StreamCategory, userID), account.NewFor(userID))
-	if err != nil {
-		return false, err
-	}
-	return slices.ContainsFunc(acc.Deposits(), func(d account.Deposit) bool { return d.Status == account.StatusConfirmed }), nil
+	var deposited bool
+	err = command.Read(ctx, s.commands, eventstore.NewStreamID(account.StreamCategory, userID), account.NewFor(userID), func(acc *account.Account) error {
+		deposited = slices.ContainsFunc(acc.Deposits(), func(d account.Deposit) bool { return d.Status == account.StatusConfirmed })
+		return nil
+	})
+	return deposited, err
 }
 
 // Submit writes the caller's testimonial, pending review. A caller who is not a verified

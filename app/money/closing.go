@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"clearvest/app/command"
 	"clearvest/domain/account"
 )
 
@@ -17,9 +16,12 @@ import (
 // money requests consult the user stream (command.Consult), so a request racing the closure
 // fails on the closure's event instead of landing in a closed account.
 func (s *Service) CheckClosable(ctx context.Context, userID string) error {
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
-	if err != nil {
+	var h account.Holdings
+	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
+		h = acc.Holdings()
+		return nil
+	}); err != nil {
 		return fmt.Errorf("money: load account: %w", err)
 	}
-	return acc.Holdings().Refusal()
+	return h.Refusal()
 }

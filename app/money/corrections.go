@@ -76,14 +76,13 @@ func (s *Service) PostCorrection(ctx context.Context, a Actor, in CorrectionInpu
 	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return Decision{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
-	if err != nil {
-		return Decision{}, err
-	}
 	// What the command would decide now, without deciding it: a refusal is answered before any
 	// proposal opens.
-	if _, err := acc.Check(account.AdjustmentPosted{AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category,
-		Reason: adj.Reason, StaffID: a.UserID, At: s.clock.Now()}); err != nil {
+	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
+		_, err := acc.Check(account.AdjustmentPosted{AdjustmentID: adj.AdjustmentID, Amount: adj.Amount, Category: adj.Category,
+			Reason: adj.Reason, StaffID: a.UserID, At: s.clock.Now()})
+		return err
+	}); err != nil {
 		return Decision{}, err
 	}
 	size := adj.Amount
@@ -177,14 +176,16 @@ func (s *Service) UserMoney(ctx context.Context, userID string) (StaffMoney, err
 	if err != nil {
 		return StaffMoney{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
+	out := StaffMoney{UserID: userID, Name: u.Profile().Name, Email: u.Email(), CorrectionThreshold: s.correctionThreshold()}
+	err = s.readAccount(ctx, userID, func(acc *account.Account) error {
+		out.Balances, out.Investments, out.Withdrawals = acc.Balances(), acc.Investments(), acc.Withdrawals()
+		out.Exemption, out.ExemptionSet = acc.FeeExemption()
+		return nil
+	})
 	if err != nil {
 		return StaffMoney{}, err
 	}
-	ex, set := acc.FeeExemption()
-	return StaffMoney{UserID: userID, Name: u.Profile().Name, Email: u.Email(), Balances: acc.Balances(),
-		Investments: acc.Investments(), Withdrawals: acc.Withdrawals(), Exemption: ex, ExemptionSet: set,
-		CorrectionThreshold: s.correctionThreshold()}, nil
+	return out, nil
 }
 
 // FeeChange is a staff change of a fee on a user's account: a deduction refunds (waives) part

@@ -236,11 +236,16 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if err != nil {
 		return Decision{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
-	if err != nil {
+	var (
+		d  account.Deposit
+		ok bool
+	)
+	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
+		d, ok = acc.Deposit(depositID)
+		return nil
+	}); err != nil {
 		return Decision{}, err
 	}
-	d, ok := acc.Deposit(depositID)
 	if !ok {
 		return Decision{}, ErrDepositNotFound
 	}

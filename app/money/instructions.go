@@ -90,12 +90,11 @@ func (s *Service) PreviewEarlyRedemption(ctx context.Context, a Actor, investmen
 	if err != nil {
 		return Redemption{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
-	if err != nil {
-		return Redemption{}, err
-	}
-	r, err := acc.EarlyRedemption(id, s.clock.Now())
-	if err != nil {
+	var r account.Redemption
+	if err := s.readAccount(ctx, a.UserID, func(acc *account.Account) error {
+		r, err = acc.EarlyRedemption(id, s.clock.Now())
+		return err
+	}); err != nil {
 		return Redemption{}, err
 	}
 	return Redemption{InvestmentID: r.InvestmentID, Principal: r.Principal, Forfeited: r.Forfeited}, nil

@@ -136,13 +136,13 @@ func (s *Service) QuoteInvestment(ctx context.Context, a Actor, in InvestInput) 
 	if err != nil {
 		return InvestmentQuote{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
-	if err != nil {
-		return InvestmentQuote{}, err
-	}
-	available := acc.Available()
-	// The aggregate's own checks, on a copy that is never appended.
-	if err := acc.RequestInvestment(uuid.NewString(), captured(p), amount, s.clock.Now()); err != nil {
+	var available money.Money
+	if err := s.readAccount(ctx, a.UserID, func(acc *account.Account) error {
+		available = acc.Available()
+		// The aggregate's own checks, asked without deciding.
+		_, err := acc.Check(account.InvestmentRequested{InvestmentID: uuid.NewString(), Terms: captured(p), Amount: amount, At: s.clock.Now()})
+		return err
+	}); err != nil {
 		return InvestmentQuote{}, err
 	}
 	t := p.Terms()

@@ -198,6 +198,12 @@ func accountStream(userID string) eventstore.StreamID {
 	return eventstore.NewStreamID(account.StreamCategory, userID)
 }
 
+// readAccount lends the user's account as it stands now to f, which only reads it
+// (command.Read): a long account costs no restore or replay.
+func (s *Service) readAccount(ctx context.Context, userID string, f func(*account.Account) error) error {
+	return command.Read(ctx, s.commands, accountStream(userID), account.NewFor(userID), f)
+}
+
 func userStream(userID string) eventstore.StreamID {
 	return eventstore.NewStreamID(identity.StreamCategory, userID)
 }

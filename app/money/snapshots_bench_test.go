@@ -28,6 +28,102 @@ import (
 //	go test ./app/money -run '^$' -bench ColdAccountLoad -count 6 | benchstat -col /stream -
 func BenchmarkColdAccountLoad(b *testing.B) {
 	ctx := context.Background()
+	f := newLongAccount(b)
+	for _, bc := range []struct {
+		name, user string
+		opts       []command.Option
+	}{
+		{"stream=long-snapshot", f.long, []command.Option{money.Snapshots(money.SnapshotEvery)}},
+		{"stream=long-replay", f.long, nil},
+		{"stream=new", f.short, []command.Option{money.Snapshots(money.SnapshotEvery)}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var version int64
+			for b.Loop() {
+				r := command.NewRunner(f.store, f.codec, append([]command.Option{command.WithLogger(f.quiet)}, bc.opts...)...)
+				acc, err := command.Load(ctx, r, eventstore.StreamID(account.Stream(bc.user)), account.NewFor(bc.user))
+				if err != nil {
+					b.Fatal(err)
+				}
+				version = acc.Version()
+			}
+			if version < 7 {
+				b.Fatalf("loaded version %d", version)
+			}
+		})
+	}
+}
+
+// BenchmarkAccountRead is what a quote or a staff check costs on a 10,000-event account with a
+// snapshot: command.Read lends the aggregate the runner holds, command.Load builds one of the
+// caller's own (a restore from the snapshot and a replay of the events after it); cold is a
+// fresh runner per read, warm one runner that has the stream already.
+//
+//	go test ./app/money -run '^$' -bench AccountRead -count 6 | benchstat -col /op -
+func BenchmarkAccountRead(b *testing.B) {
+	ctx := context.Background()
+	f := newLongAccount(b)
+	stream := eventstore.StreamID(account.Stream(f.long))
+	ops := map[string]func(*command.Runner) (int64, error){
+		"load": func(r *command.Runner) (int64, error) {
+			acc, err := command.Load(ctx, r, stream, account.NewFor(f.long))
+			if err != nil {
+				return 0, err
+			}
+			return acc.Version(), nil
+		},
+		"read": func(r *command.Runner) (v int64, err error) {
+			err = command.Read(ctx, r, stream, account.NewFor(f.long), func(acc *account.Account) error {
+				v = acc.Version()
+				return nil
+			})
+			return v, err
+		},
+	}
+	for _, warm := range []bool{false, true} {
+		for _, op := range []string{"load", "read"} {
+			name := "cold"
+			if warm {
+				name = "warm"
+			}
+			b.Run(name+"/op="+op, func(b *testing.B) {
+				r := f.runner()
+				var version int64
+				for b.Loop() {
+					if !warm {
+						r = f.runner()
+					}
+					v, err := ops[op](r)
+					if err != nil {
+						b.Fatal(err)
+					}
+					version = v
+				}
+				if version < 10_000 {
+					b.Fatalf("read version %d", version)
+				}
+			})
+		}
+	}
+}
+
+// longAccount is a database with two money streams: long, of 10,000 events and a snapshot
+// near its end, and short, of 7.
+type longAccount struct {
+	long, short string
+	store       *postgres.Store
+	codec       *eventstore.Registry
+	quiet       *slog.Logger
+}
+
+// runner is a runner as serve has, with an empty cache.
+func (f *longAccount) runner() *command.Runner {
+	return command.NewRunner(f.store, f.codec, command.WithLogger(f.quiet), money.Snapshots(money.SnapshotEvery))
+}
+
+func newLongAccount(b *testing.B) *longAccount {
+	b.Helper()
+	ctx := context.Background()
 	pool := pgtest.NewPool(b)
 	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, pii.Migrations); err != nil {
 		b.Fatal(err)
@@ -73,30 +169,7 @@ func BenchmarkColdAccountLoad(b *testing.B) {
 	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(longStream)).Scan(&snapshotAt); err != nil {
 		b.Fatalf("no snapshot of the long account: %v", err)
 	}
-
-	for _, bc := range []struct {
-		name, user string
-		opts       []command.Option
-	}{
-		{"stream=long-snapshot", long, []command.Option{money.Snapshots(money.SnapshotEvery)}},
-		{"stream=long-replay", long, nil},
-		{"stream=new", short, []command.Option{money.Snapshots(money.SnapshotEvery)}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			var version int64
-			for b.Loop() {
-				r := command.NewRunner(store, codec, append([]command.Option{command.WithLogger(quiet)}, bc.opts...)...)
-				acc, err := command.Load(ctx, r, eventstore.StreamID(account.Stream(bc.user)), account.NewFor(bc.user))
-				if err != nil {
-					b.Fatal(err)
-				}
-				version = acc.Version()
-			}
-			if version < 7 {
-				b.Fatalf("loaded version %d", version)
-			}
-		})
-	}
+	return &longAccount{long: long, short: short, store: store, codec: codec, quiet: quiet}
 }
 
 // accountHistory is about n events of one investor: deposits confirmed, investments activated

@@ -111,19 +111,23 @@ func (s *Service) QuoteWithdrawal(ctx context.Context, a Actor, in QuoteInput) (
 	if err != nil {
 		return WithdrawalQuote{}, err
 	}
-	acc, err := command.Load(ctx, s.commands, accountStream(a.UserID), account.NewFor(a.UserID))
-	if err != nil {
+	var q fees.Quote
+	priced := strings.TrimSpace(in.Amount) != ""
+	if priced {
+		if q, err = s.quote(ctx, in.Amount); err != nil {
+			return WithdrawalQuote{}, err
+		}
+	}
+	if err := s.readAccount(ctx, a.UserID, func(acc *account.Account) error {
+		out.FeeExempt = acc.FeeExempt()
+		if priced {
+			return acc.Covers(q.Amount)
+		}
+		return nil
+	}); err != nil {
 		return WithdrawalQuote{}, err
 	}
-	out.FeeExempt = acc.FeeExempt()
-	if strings.TrimSpace(in.Amount) != "" {
-		q, err := s.quote(ctx, in.Amount)
-		if err != nil {
-			return WithdrawalQuote{}, err
-		}
-		if err := acc.Covers(q.Amount); err != nil {
-			return WithdrawalQuote{}, err
-		}
+	if priced {
 		q = exempted(q, out.FeeExempt)
 		out.Amount, out.Fee, out.Receives = &q.Amount, q.Fee, q.Net
 	}
@@ -331,11 +335,16 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 		return Decision{}, err
 	}
 	id := strings.TrimSpace(in.WithdrawalID)
-	acc, err := command.Load(ctx, s.commands, accountStream(userID), account.NewFor(userID))
-	if err != nil {
+	var (
+		w  account.Withdrawal
+		ok bool
+	)
+	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
+		w, ok = acc.Withdrawal(id)
+		return nil
+	}); err != nil {
 		return Decision{}, err
 	}
-	w, ok := acc.Withdrawal(id)
 	if !ok {
 		return Decision{}, ErrWithdrawalNotFound
 	}
