@@ -133,6 +133,11 @@ func runEvents(ctx context.Context, args []string, stdout io.Writer, logger *slo
 	if err != nil {
 		return err
 	}
+	for _, v := range verifiers {
+		if c, ok := v.(interface{ Close() }); ok {
+			defer c.Close() // a run that stops early still gives back what the verifier holds
+		}
+	}
 	return verifyEvents(ctx, store, codec, stdout, verifyOptions{Now: time.Now(), Verifiers: verifiers})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -34,32 +35,33 @@ import (
 //     the version and the rule.
 //
 // The read in position order only notes the account streams; the replay reads them one at a
-// time afterwards (streamVerifier), so one user's aggregate is in memory at a time, and what is
-// kept for the whole run is per account (the balances of the trial balance) and per user, never
-// per event. A user's postings touch only their own accounts and the platform's, whose sums do
-// not depend on the order of the streams.
+// time afterwards (streamVerifier), in the order of their users' ids, so one user's aggregate is
+// in memory at a time. The read model's figures are read in the same order through a cursor
+// and compared as each stream ends, and each user's balances are dropped with their stream: what
+// is kept for the whole run is the list of money streams, never their figures, and nothing per
+// event. A user's postings touch only their own accounts and the platform's, whose sums do not
+// depend on the order of the streams.
 type ledgerVerifier struct {
 	postings func(userID string, e aggregate.Event) []books.Posting
 
 	balances map[books.Account]money.Money
 	total    money.Money
 	negative map[books.Account]bool
-	users    map[string]*userStream
-	cur      *replayedUser // the stream being replayed
+	// from is the lowest version of each user's stream the read in position order saw; Streams
+	// hands the list over and drops it.
+	from map[string]int64
+	cur  *replayedUser // the stream being replayed
 
-	// The read model, read in one snapshot before the replay; model is nil when there is none.
-	model     map[string]account.Balances
+	// The read model, read in one snapshot (modelTx, held for the run) as the replay goes;
+	// model is nil when there is none.
+	model     *ledger.FigureCursor
+	modelTx   pgx.Tx
 	modelAt   int64
 	modelName string
+	compared  int // users whose figures were compared with their replay
 
-	snapshots *snapshotCheck // nil: the snapshots are not checked
-}
-
-// userStream is what is kept of one user for the whole run.
-type userStream struct {
-	stream   eventstore.StreamID
-	from     int64            // the lowest version the read in position order saw
-	replayed account.Balances // the aggregate's figures once its stream was replayed
+	snapshots *snapshotCheck  // nil: the snapshots are not checked
+	ctx       context.Context // the run's, for the reads of the read model
 }
 
 // replayedUser is the state of the stream being replayed.
@@ -82,38 +84,70 @@ func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool, codec *eventstor
 		postings: books.Postings,
 		balances: map[books.Account]money.Money{},
 		negative: map[books.Account]bool{},
-		users:    map[string]*userStream{},
+		from:     map[string]int64{},
+		ctx:      ctx,
 	}
 	if pool == nil {
 		return v, nil
 	}
-	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if codec != nil {
-			var err error
-			if v.snapshots, err = newSnapshotCheck(ctx, tx, pool, codec); err != nil {
-				return err
-			}
-		}
-		var built bool
-		if err := tx.QueryRow(ctx, `SELECT to_regclass('projection_checkpoints') IS NOT NULL
-			AND to_regclass($1) IS NOT NULL`, projections.SchemaName(ledger.Name)+".figures").Scan(&built); err != nil || !built {
-			return err
-		}
-		err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1`, ledger.Name).Scan(&v.modelAt)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		v.model, err = ledger.AllFigures(ctx, tx)
-		v.modelName = projections.SchemaName(ledger.Name)
-		return err
-	})
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err == nil {
+		err = v.openModel(ctx, tx, pool, codec)
+	}
+	if v.model == nil && tx != nil {
+		_ = tx.Rollback(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("events verify: reading the ledger read model: %w", err)
 	}
+	v.modelTx = tx
 	return v, nil
+}
+
+// openModel lists the snapshots and opens the read model's figures, at its checkpoint, in tx.
+func (v *ledgerVerifier) openModel(ctx context.Context, tx pgx.Tx, pool *pgxpool.Pool, codec *eventstore.Registry) error {
+	// The transaction waits, idle, through the read of the whole log before its first fetch: a
+	// server-wide limit on idle transactions must not end it.
+	if _, err := tx.Exec(ctx, `SET LOCAL idle_in_transaction_session_timeout = 0`); err != nil {
+		return err
+	}
+	if codec != nil {
+		var err error
+		if v.snapshots, err = newSnapshotCheck(ctx, tx, pool, codec); err != nil {
+			return err
+		}
+	}
+	var built bool
+	if err := tx.QueryRow(ctx, `SELECT to_regclass('projection_checkpoints') IS NOT NULL
+		AND to_regclass($1) IS NOT NULL`, projections.SchemaName(ledger.Name)+".figures").Scan(&built); err != nil || !built {
+		return err
+	}
+	err := tx.QueryRow(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1`, ledger.Name).Scan(&v.modelAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	v.model, err = ledger.OpenFigures(ctx, tx)
+	v.modelName = projections.SchemaName(ledger.Name)
+	return err
+}
+
+// modelFiguresOf returns the read model's figures for userID, whose stream is the next in the
+// order of the users' ids, and those of any users before it: they have no money stream.
+func (v *ledgerVerifier) modelFiguresOf(userID string) (got account.Balances, ok bool, strays []string, err error) {
+	for {
+		f, more, err := v.model.Peek(v.ctx)
+		if err != nil || !more || f.UserID > userID {
+			return account.Balances{}, false, strays, err
+		}
+		v.model.Next()
+		if f.UserID == userID {
+			return f.Figures, true, strays, nil
+		}
+		strays = append(strays, f.UserID)
+	}
 }
 
 func (*ledgerVerifier) Name() string { return "ledger" }
@@ -124,10 +158,8 @@ func (v *ledgerVerifier) Observe(env eventstore.Envelope, _ aggregate.Event) err
 		return nil
 	}
 	userID := env.StreamID.ID()
-	if u := v.users[userID]; u != nil {
-		u.from = min(u.from, env.Version)
-	} else {
-		v.users[userID] = &userStream{stream: env.StreamID, from: env.Version}
+	if from, ok := v.from[userID]; !ok || env.Version < from {
+		v.from[userID] = env.Version
 	}
 	return nil
 }
@@ -137,18 +169,19 @@ func (v *ledgerVerifier) Rereads(stream eventstore.StreamID) bool {
 	return stream.Category() == account.StreamCategory
 }
 
-// Streams lists the money streams Observe saw, in the order of their names.
+// Streams lists the money streams Observe saw, in the order of their users' ids, which is the
+// order the read model's figures are read in.
 func (v *ledgerVerifier) Streams() []streamRead {
-	ids := make([]string, 0, len(v.users))
-	for id := range v.users {
+	ids := make([]string, 0, len(v.from))
+	for id := range v.from {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	reads := make([]streamRead, len(ids))
 	for i, id := range ids {
-		u := v.users[id]
-		reads[i] = streamRead{Stream: u.stream, FromVersion: u.from}
+		reads[i] = streamRead{Stream: eventstore.NewStreamID(account.StreamCategory, id), FromVersion: v.from[id]}
 	}
+	v.from = nil
 	return reads
 }
 
@@ -227,19 +260,19 @@ func (v *ledgerVerifier) EndStream(stream eventstore.StreamID) error {
 	if err := u.replay.Finish(u.version); err != nil {
 		errs = append(errs, fmt.Errorf("stream %s %w", stream, err))
 	}
-	final := u.agg.Balances()
-	if us := v.users[u.userID]; us != nil {
-		us.replayed = final
-	}
 	if v.model == nil {
 		return errors.Join(errs...)
 	}
-	want := final
+	want := u.agg.Balances()
 	if u.asOf != nil {
 		want = *u.asOf
 	}
-	got, ok := v.model[u.userID]
-	delete(v.model, u.userID) // what is left at the end has no stream
+	got, ok, strays, err := v.modelFiguresOf(u.userID)
+	if err != nil {
+		return errors.Join(append(errs, fmt.Errorf("reading %s: %w", v.modelName, err))...)
+	}
+	errs = append(errs, v.strays(strays)...)
+	v.compared++
 	switch {
 	case !ok && want.Equal(account.Balances{}):
 	case !ok:
@@ -252,11 +285,53 @@ func (v *ledgerVerifier) EndStream(stream eventstore.StreamID) error {
 	return errors.Join(errs...)
 }
 
+// restOfModel returns the users of the figures no stream has taken.
+func (v *ledgerVerifier) restOfModel() (userIDs []string, err error) {
+	for {
+		f, more, err := v.model.Peek(v.ctx)
+		if err != nil || !more {
+			return userIDs, err
+		}
+		v.model.Next()
+		userIDs = append(userIDs, f.UserID)
+	}
+}
+
+// Close ends the read of the read model, giving its connection back; Finish calls it, and a run
+// that stops early must.
+func (v *ledgerVerifier) Close() {
+	if v.modelTx == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(v.ctx), 5*time.Second)
+	defer cancel()
+	_ = v.modelTx.Rollback(ctx)
+	v.modelTx, v.model = nil, nil
+}
+
+// strays names figures of the read model for users without a money stream.
+func (v *ledgerVerifier) strays(userIDs []string) []error {
+	errs := make([]error, len(userIDs))
+	for i, id := range userIDs {
+		errs[i] = fmt.Errorf("%s holds figures for user %s, whose stream %s has no events", v.modelName, id, account.Stream(id))
+	}
+	return errs
+}
+
 // Finish checks the trial balance of the whole log (when it is off, the listing names the
 // platform accounts: each user's own were checked, and dropped, with their stream) and that the
 // read model holds no figures for a user without a money stream.
 func (v *ledgerVerifier) Finish() error {
 	var errs []error
+	if v.model != nil {
+		// Every stream has taken its figures: the rest belong to no stream.
+		strays, err := v.restOfModel()
+		errs = append(errs, v.strays(strays)...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("reading %s: %w", v.modelName, err))
+		}
+		v.Close()
+	}
 	if !v.total.IsZero() {
 		accounts := make([]books.Account, 0, len(v.balances))
 		for a := range v.balances {
@@ -268,16 +343,6 @@ func (v *ledgerVerifier) Finish() error {
 			parts = append(parts, fmt.Sprintf("%s %s", a, v.balances[a]))
 		}
 		errs = append(errs, fmt.Errorf("the trial balance of all account events sums to %s, not zero (%s)", v.total, strings.Join(parts, ", ")))
-	}
-	var strays []string
-	for id := range v.model {
-		if _, ok := v.users[id]; !ok {
-			strays = append(strays, id)
-		}
-	}
-	slices.Sort(strays)
-	for _, id := range strays {
-		errs = append(errs, fmt.Errorf("%s holds figures for user %s, whose stream %s has no events", v.modelName, id, account.Stream(id)))
 	}
 	return errors.Join(errs...)
 }

@@ -563,21 +563,60 @@ func FiguresOf(ctx context.Context, q Querier, userIDs []string) (map[string]acc
 	return out, rows.Err()
 }
 
-// AllFigures reads every user's figures, by user id.
-func AllFigures(ctx context.Context, q Querier) (map[string]account.Balances, error) {
-	rows, err := q.Query(ctx, `SELECT user_id, `+figureColumns+` FROM rm_ledger.figures`)
-	if err != nil {
-		return nil, err
+// UserFigures is one user's row of the figures.
+type UserFigures struct {
+	UserID  string
+	Figures account.Balances
+}
+
+// FigureCursor reads every user's figures in the byte order of their ids (Go's string order), a
+// page at a time, through a cursor of the transaction it was opened in: a reader that merges them
+// with something else in that order holds one page, however many users there are.
+type FigureCursor struct {
+	tx   pgx.Tx
+	page []UserFigures
+	done bool
+}
+
+// figurePage is how many users a fetch reads.
+const figurePage = 1000
+
+// OpenFigures declares the cursor in tx, which must stay open while it is read.
+func OpenFigures(ctx context.Context, tx pgx.Tx) (*FigureCursor, error) {
+	if _, err := tx.Exec(ctx, `DECLARE ledger_figures NO SCROLL CURSOR FOR
+		SELECT user_id, `+figureColumns+` FROM rm_ledger.figures ORDER BY user_id COLLATE "C"`); err != nil {
+		return nil, fmt.Errorf("ledger: figures: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]account.Balances{}
-	for rows.Next() {
-		var u string
-		b, err := scanFigures(rows, &u)
+	return &FigureCursor{tx: tx}, nil
+}
+
+// Peek returns the next user's figures without moving past them; ok is false after the last.
+func (c *FigureCursor) Peek(ctx context.Context) (f UserFigures, ok bool, err error) {
+	if len(c.page) == 0 && !c.done {
+		rows, err := c.tx.Query(ctx, fmt.Sprintf(`FETCH %d FROM ledger_figures`, figurePage))
 		if err != nil {
-			return nil, err
+			return UserFigures{}, false, fmt.Errorf("ledger: figures: %w", err)
 		}
-		out[u] = b
+		c.page, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (UserFigures, error) {
+			var f UserFigures
+			var err error
+			f.Figures, err = scanFigures(row, &f.UserID)
+			return f, err
+		})
+		if err != nil {
+			return UserFigures{}, false, fmt.Errorf("ledger: figures: %w", err)
+		}
+		c.done = len(c.page) < figurePage
 	}
-	return out, rows.Err()
+	if len(c.page) == 0 {
+		return UserFigures{}, false, nil
+	}
+	return c.page[0], true, nil
+}
+
+// Next moves past the figures Peek returned.
+func (c *FigureCursor) Next() {
+	if len(c.page) > 0 {
+		c.page = c.page[1:]
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -170,9 +171,8 @@ func TestLedgerReadModel(t *testing.T) {
 	if _, err := ledger.Figures(ctx, e.Pool, staff); !errors.Is(err, ledger.ErrNotFound) {
 		t.Errorf("Figures(staff) = %v, want ErrNotFound", err)
 	}
-	all, err := ledger.AllFigures(ctx, e.Pool)
-	if err != nil || len(all) != 2 {
-		t.Errorf("AllFigures = %v, %v", all, err)
+	if got := allFigures(t, e.Pool); len(got) != 2 || got[0].UserID > got[1].UserID {
+		t.Errorf("the figures cursor read %v, want two users in order", got)
 	}
 
 	// A rebuild from the log yields the same rows.
@@ -218,5 +218,64 @@ func TestLedgerShowsANegativeAccount(t *testing.T) {
 	// The event's own postings still balance, so the trial balance does too.
 	if tb, err := ledger.ReadTrialBalance(ctx, e.Pool); err != nil || !tb.Balanced() {
 		t.Errorf("trial balance %+v, %v", tb, err)
+	}
+}
+
+// allFigures reads the figures through the cursor, Peek and Next in turn.
+func allFigures(t *testing.T, pool *pgxpool.Pool) []ledger.UserFigures {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	c, err := ledger.OpenFigures(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []ledger.UserFigures
+	for {
+		f, ok, err := c.Peek(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return out
+		}
+		if again, _, _ := c.Peek(ctx); again.UserID != f.UserID {
+			t.Fatalf("Peek moved from %s to %s", f.UserID, again.UserID)
+		}
+		out = append(out, f)
+		c.Next()
+	}
+}
+
+// The cursor reads the figures in Go's string order, which events verify merges them in, a page
+// at a time: ids whose order depends on the collation, and more than a page of them.
+func TestTheFiguresCursorReadsInByteOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := apptest.NewMoneyApp(t)
+	e.Runner(t, []projections.Projection{ledger.New(e.Codec)}) // prepares the read model's tables
+	ids := []string{"Zed", "abc", "a-b", "a_b", "ab", "Ab", "é", "e", "10", "9"}
+	for i := range 2_500 {
+		ids = append(ids, fmt.Sprintf("user-%05d", (i*7919)%2_500))
+	}
+	if _, err := e.Pool.Exec(ctx, `INSERT INTO rm_ledger.figures
+		SELECT id, n, 0, 0, 0, 0, 0, 0 FROM unnest($1::text[]) WITH ORDINALITY AS u(id, n)`, ids); err != nil {
+		t.Fatal(err)
+	}
+	got := allFigures(t, e.Pool)
+	var read []string
+	for _, f := range got {
+		read = append(read, f.UserID)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(read, ids) {
+		t.Errorf("read %d ids, want %d; first %q, want %q", len(read), len(ids), read[:min(10, len(read))], ids[:10])
+	}
+	if got[0].Figures.Available.IsZero() {
+		t.Errorf("the figures of %s were not read: %+v", got[0].UserID, got[0].Figures)
 	}
 }
