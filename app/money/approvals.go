@@ -10,6 +10,7 @@ import (
 	"clearvest/app/approvals"
 	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
+	"clearvest/domain/identity"
 	"clearvest/domain/money"
 	"clearvest/domain/proposal"
 	"clearvest/platform/mail"
@@ -89,13 +90,9 @@ func (s *Service) withdrawalNeedsSecond(ctx context.Context, amount money.Money)
 
 // notTied refuses a staff decision on an account the staff member referred or was referred by,
 // and on their own (docs/product-rules.md, "four eyes").
-func (s *Service) notTied(ctx context.Context, staffID, userID string) error {
-	if staffID == userID {
+func (s *Service) notTied(ctx context.Context, staffID string, owner *identity.User) error {
+	if staffID == owner.ID() {
 		return account.ErrOwnAccount
-	}
-	owner, err := s.user(ctx, userID)
-	if err != nil {
-		return err
 	}
 	if owner.ReferredBy() == staffID {
 		return ErrTied
@@ -104,10 +101,32 @@ func (s *Service) notTied(ctx context.Context, staffID, userID string) error {
 	if err != nil {
 		return err
 	}
-	if staff.ReferredBy() == userID {
+	if staff.ReferredBy() == owner.ID() {
 		return ErrTied
 	}
 	return nil
+}
+
+// party is the investor a staff decision is on, loaded once for the request by the decision's
+// checks (partyFor) and handed to the command (decideOn).
+type party struct {
+	user *identity.User
+}
+
+// partyFor loads the investor a staff decision is on and checks that the decision may be taken
+// by a: the account is not closed, and neither is tied to the other (notTied).
+func (s *Service) partyFor(ctx context.Context, a Actor, userID string) (party, error) {
+	u, err := s.user(ctx, userID)
+	if err != nil {
+		return party{}, err
+	}
+	if u.Status() == identity.StatusClosed {
+		return party{}, ErrAccountClosed
+	}
+	if err := s.notTied(ctx, a.UserID, u); err != nil {
+		return party{}, err
+	}
+	return party{user: u}, nil
 }
 
 // awaitingSecond refuses a single person's decision on a subject whose proposal waits.
@@ -150,7 +169,7 @@ func (s *Service) confirmApproved(ctx context.Context, approver approvals.Actor,
 	}
 	a := Actor{UserID: approver.UserID, Role: approver.Role, IP: approver.IP}
 	c := account.Countersign{ProposalID: p.ProposalID, ApproverID: approver.UserID}
-	return s.decide(ctx, a, p.SubjectID, func(acc *account.Account, depositID string, at time.Time) error {
+	return s.decideDeposit(ctx, a, p.SubjectID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDepositCountersigned(depositID, received, p.Params["notes"], p.ProposerID, c, at)
 	}, s.confirmedMessage, paidToNoOther)
 }

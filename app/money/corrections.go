@@ -66,14 +66,8 @@ func (s *Service) PostCorrection(ctx context.Context, a Actor, in CorrectionInpu
 		return Decision{}, err
 	}
 	userID := strings.TrimSpace(in.UserID)
-	u, err := s.user(ctx, userID)
+	p, err := s.partyFor(ctx, a, userID)
 	if err != nil {
-		return Decision{}, err
-	}
-	if u.Status() == identity.StatusClosed {
-		return Decision{}, ErrAccountClosed
-	}
-	if err := s.notTied(ctx, a.UserID, userID); err != nil {
 		return Decision{}, err
 	}
 	// What the command would decide now, without deciding it: a refusal is answered before any
@@ -98,7 +92,7 @@ func (s *Service) PostCorrection(ctx context.Context, a Actor, in CorrectionInpu
 			Amount: size, Why: "The correction is above " + t.Dollars() + ".", Reason: adj.Reason,
 			Params: map[string]string{"direction": dir, "amount": adj.Amount.String(), "category": string(adj.Category)}})
 	}
-	pos, err := s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error {
+	pos, err := s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error {
 		return acc.PostAdjustment(adj, a.UserID, now)
 	}, noMessage)
 	return Decision{Position: pos}, err
@@ -144,7 +138,11 @@ func (s *Service) correctionApproved(ctx context.Context, approver approvals.Act
 	adj := account.Adjustment{AdjustmentID: p.SubjectID, Amount: amount, Category: account.Category(p.Params["category"]), Reason: p.Reason}
 	a := Actor{UserID: approver.UserID, Role: approver.Role, IP: approver.IP}
 	c := account.Countersign{ProposalID: p.ProposalID, ApproverID: approver.UserID}
-	return s.decideOn(ctx, a, p.UserID, func(acc *account.Account, now time.Time) error {
+	investor, err := s.partyFor(ctx, a, p.UserID)
+	if err != nil {
+		return 0, err
+	}
+	return s.decideOn(ctx, a, investor, func(acc *account.Account, now time.Time) error {
 		return acc.PostAdjustmentCountersigned(adj, p.ProposerID, c, now)
 	}, noMessage)
 }
@@ -223,7 +221,11 @@ func (s *Service) ChangeFee(ctx context.Context, a Actor, in FeeChange) (int64, 
 	if owner != strings.TrimSpace(in.UserID) {
 		return 0, ErrWithdrawalNotFound
 	}
-	return s.decideOn(ctx, a, owner, func(acc *account.Account, now time.Time) error {
+	p, err := s.partyFor(ctx, a, owner)
+	if err != nil {
+		return 0, err
+	}
+	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error {
 		return acc.WaiveFee(id, amount, in.Reason, a.UserID, now)
 	}, noMessage)
 }
@@ -231,7 +233,11 @@ func (s *Service) ChangeFee(ctx context.Context, a Actor, in FeeChange) (int64, 
 // SetFeeExemption turns a user's withdrawal fee exemption on or off, with a reason
 // (account.FeeExemptionSet). While it is on, quotes and withdrawals charge no fee.
 func (s *Service) SetFeeExemption(ctx context.Context, a Actor, userID string, exempt bool, reason string) (int64, error) {
-	return s.decideOn(ctx, a, strings.TrimSpace(userID), func(acc *account.Account, now time.Time) error {
+	p, err := s.partyFor(ctx, a, strings.TrimSpace(userID))
+	if err != nil {
+		return 0, err
+	}
+	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error {
 		return acc.SetFeeExemption(exempt, reason, a.UserID, now)
 	}, noMessage)
 }

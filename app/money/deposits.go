@@ -260,7 +260,8 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if err := s.notPaidToAnother(ctx, userID, d); err != nil {
 		return Decision{}, err
 	}
-	if err := s.notTied(ctx, a.UserID, userID); err != nil {
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
 		return Decision{}, err
 	}
 	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
@@ -278,7 +279,7 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 			UserID: userID, Amount: received, Why: why, Reason: in.Notes,
 			Params: map[string]string{"received": received.String(), "notes": strings.TrimSpace(in.Notes)}})
 	}
-	pos, err := s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
+	pos, err := s.decide(ctx, a, p, depositID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
 	}, s.confirmedMessage, paidToNoOther)
 	return Decision{Position: pos}, err
@@ -291,7 +292,7 @@ func (s *Service) RejectDeposit(ctx context.Context, a Actor, in DecisionInput) 
 	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, strings.ToUpper(strings.TrimSpace(in.TransactionID))); err != nil {
 		return 0, err
 	}
-	return s.decide(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
+	return s.decideDeposit(ctx, a, in.TransactionID, func(acc *account.Account, depositID string, at time.Time) error {
 		return acc.RejectDeposit(depositID, in.Notes, a.UserID, at)
 	}, func(name string, d account.Deposit) (string, any) {
 		return mail.TemplateDepositRejected, mail.DepositRejectedData{Name: name, TransactionID: d.TransactionID,
@@ -312,7 +313,9 @@ func (s *Service) ref(ctx context.Context, transactionID string) (userID, deposi
 	return userID, depositID, nil
 }
 
-func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
+// decideDeposit runs a staff decision on the deposit transactionID names: its investor is
+// loaded and checked (partyFor), and decide runs it.
+func (s *Service) decideDeposit(ctx context.Context, a Actor, transactionID string,
 	rule func(acc *account.Account, depositID string, at time.Time) error,
 	message func(name string, d account.Deposit) (string, any),
 	check func(w *command.Writes, userID string, d account.Deposit)) (int64, error) {
@@ -320,7 +323,21 @@ func (s *Service) decide(ctx context.Context, a Actor, transactionID string,
 	if err != nil {
 		return 0, err
 	}
-	return s.decideOn(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, depositID, now) },
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return 0, err
+	}
+	return s.decide(ctx, a, p, depositID, rule, message, check)
+}
+
+// decide runs a staff decision on deposit depositID of p's account (decideOn): rule decides,
+// check adds what the decision's round trip must check, and message is the investor's e-mail.
+func (s *Service) decide(ctx context.Context, a Actor, p party, depositID string,
+	rule func(acc *account.Account, depositID string, at time.Time) error,
+	message func(name string, d account.Deposit) (string, any),
+	check func(w *command.Writes, userID string, d account.Deposit)) (int64, error) {
+	userID := p.user.ID()
+	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error { return rule(acc, depositID, now) },
 		func(w *command.Writes, acc *account.Account, u *identity.User) error {
 			d, _ := acc.Deposit(depositID)
 			if check != nil {

@@ -337,32 +337,22 @@ func (s *Service) thresholds(ctx context.Context) (Thresholds, error) {
 	return t, nil
 }
 
-// decideOn runs a staff decision on userID's account with command.Submit: rule decides on the
-// account, and writes queues what commits with its events (the investor's e-mail, rendered
+// decideOn runs a staff decision on the account of p, the investor the decision's checks
+// loaded (partyFor), with command.Submit: rule decides on the account, and writes queues what commits with its events (the investor's e-mail, rendered
 // from the account after the decision, and the rows the decision justifies), so that the
 // decision, its rows and its message go to the database in one round trip and commit together.
 // An approval carried in ctx (approvals.Service.Approve) commits with them. Nothing here reads
 // inside the command's transaction: what the decision rests on outside the account is read
 // before it, or checked by a statement that fails it (paidToNoOther).
-func (s *Service) decideOn(ctx context.Context, a Actor, userID string,
+func (s *Service) decideOn(ctx context.Context, a Actor, p party,
 	rule func(acc *account.Account, now time.Time) error,
 	writes func(w *command.Writes, acc *account.Account, u *identity.User) error) (int64, error) {
-	u, err := s.user(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	if u.Status() == identity.StatusClosed {
-		return 0, ErrAccountClosed
-	}
-	if err := s.notTied(ctx, a.UserID, userID); err != nil {
-		return 0, err
-	}
-	res, err := command.Submit(ctx, s.commands, accountStream(userID), account.NewFor(userID), metaFor(a),
+	res, err := command.Submit(ctx, s.commands, accountStream(p.user.ID()), account.NewFor(p.user.ID()), metaFor(a),
 		func(acc *account.Account, w *command.Writes) error {
 			if err := rule(acc, s.clock.Now()); err != nil {
 				return err
 			}
-			return writes(w, acc, u)
+			return writes(w, acc, p.user)
 		})
 	if err != nil {
 		return 0, err

@@ -351,7 +351,8 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 	if w.Status != account.StatusPending {
 		return Decision{}, account.ErrWithdrawalDecided
 	}
-	if err := s.notTied(ctx, a.UserID, userID); err != nil {
+	investor, err := s.partyFor(ctx, a, userID)
+	if err != nil {
 		return Decision{}, err
 	}
 	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
@@ -372,7 +373,7 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 			Amount: w.Amount, Why: why, Reason: in.Reason})
 	}
 	p := account.Payout{TxHash: in.TxHash, OnChainAmount: strings.TrimSpace(in.OnChainAmount), USDRate: strings.TrimSpace(in.USDRate)}
-	pos, err := s.decideWithdrawal(ctx, a, id, func(acc *account.Account, at time.Time) error {
+	pos, err := s.decideWithdrawalOf(ctx, a, investor, id, func(acc *account.Account, at time.Time) error {
 		return acc.ApproveWithdrawal(id, p, a.UserID, at)
 	}, s.paidMessage)
 	return Decision{Position: pos}, err
@@ -406,7 +407,19 @@ func (s *Service) decideWithdrawal(ctx context.Context, a Actor, withdrawalID st
 	if err != nil {
 		return 0, err
 	}
-	return s.decideOn(ctx, a, userID, rule, func(wr *command.Writes, acc *account.Account, u *identity.User) error {
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return 0, err
+	}
+	return s.decideWithdrawalOf(ctx, a, p, withdrawalID, rule, message)
+}
+
+// decideWithdrawalOf runs a staff decision on withdrawal withdrawalID of p's account
+// (decideOn), with the investor's e-mail message gives.
+func (s *Service) decideWithdrawalOf(ctx context.Context, a Actor, p party, withdrawalID string,
+	rule func(acc *account.Account, at time.Time) error,
+	message func(name string, w account.Withdrawal) (string, any)) (int64, error) {
+	return s.decideOn(ctx, a, p, rule, func(wr *command.Writes, acc *account.Account, u *identity.User) error {
 		w, _ := acc.Withdrawal(withdrawalID)
 		claimPayoutHash(wr, w, s.clock.Now())
 		template, data := message(u.Profile().Name, w)
