@@ -94,13 +94,14 @@ func newLedgerVerifier(ctx context.Context, pool *pgxpool.Pool, codec *eventstor
 	if err == nil {
 		err = v.openModel(ctx, tx, pool, codec)
 	}
-	if v.model == nil && tx != nil {
+	if v.model != nil {
+		v.modelTx = tx // held for the cursor until Close
+	} else if tx != nil {
 		_ = tx.Rollback(ctx)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("events verify: reading the ledger read model: %w", err)
 	}
-	v.modelTx = tx
 	return v, nil
 }
 
