@@ -236,14 +236,8 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if err != nil {
 		return Decision{}, err
 	}
-	var (
-		d  account.Deposit
-		ok bool
-	)
-	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
-		d, ok = acc.Deposit(depositID)
-		return nil
-	}); err != nil {
+	d, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Deposit, bool) { return acc.Deposit(depositID) })
+	if err != nil {
 		return Decision{}, err
 	}
 	if !ok {

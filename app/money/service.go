@@ -204,6 +204,16 @@ func (s *Service) readAccount(ctx context.Context, userID string, f func(*accoun
 	return command.Read(ctx, s.commands, accountStream(userID), account.NewFor(userID), f)
 }
 
+// readRequest reads one request of the user's account (a deposit, a withdrawal) as it stands
+// now, with readAccount.
+func readRequest[R any](ctx context.Context, s *Service, userID string, get func(*account.Account) (R, bool)) (r R, ok bool, err error) {
+	err = s.readAccount(ctx, userID, func(acc *account.Account) error {
+		r, ok = get(acc)
+		return nil
+	})
+	return r, ok, err
+}
+
 func userStream(userID string) eventstore.StreamID {
 	return eventstore.NewStreamID(identity.StreamCategory, userID)
 }

@@ -335,14 +335,8 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 		return Decision{}, err
 	}
 	id := strings.TrimSpace(in.WithdrawalID)
-	var (
-		w  account.Withdrawal
-		ok bool
-	)
-	if err := s.readAccount(ctx, userID, func(acc *account.Account) error {
-		w, ok = acc.Withdrawal(id)
-		return nil
-	}); err != nil {
+	w, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Withdrawal, bool) { return acc.Withdrawal(id) })
+	if err != nil {
 		return Decision{}, err
 	}
 	if !ok {

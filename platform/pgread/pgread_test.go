@@ -297,19 +297,8 @@ func TestFallbackToPrimary(t *testing.T) {
 		t.Errorf("fell back %d times, replica in rotation %v; want 1 and out", fellBack.Load(), f.replica().InRotation())
 	}
 	// A Query on the same choice (the request routed before the cut) falls back too.
-	rows, err := pgread.On(rctx, f.primary).Query(ctx, `SELECT name FROM whoami ORDER BY name`)
+	names, err := readNames(ctx, pgread.On(rctx, f.primary), `SELECT name FROM whoami ORDER BY name`)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
 	if len(names) != 1 || names[0] != "primary" {
@@ -358,20 +347,9 @@ func TestAReplicaDyingMidAnswerFallsBackWhole(t *testing.T) {
 	if !onReplica {
 		t.Fatal("not on the replica")
 	}
-	rows, err := pgread.On(rctx, f.primary).Query(ctx, query)
+	names, err := readNames(ctx, pgread.On(rctx, f.primary), query)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("read %q, then %v", names, err)
 	}
 	if strings.Join(names, ",") != "primary" || fellBack.Load() != 1 {
 		t.Errorf("read %q with %d fallbacks, want the primary's one row after one fallback", names, fellBack.Load())
@@ -439,6 +417,15 @@ func TestAReplicaAnswerScansLikeTheServers(t *testing.T) {
 	if err := pgread.On(rctx, f.primary).QueryRow(ctx, `SELECT 1 WHERE false`).Scan(&none); !errors.Is(err, pgx.ErrNoRows) {
 		t.Errorf("QueryRow of no rows: %v, want pgx.ErrNoRows", err)
 	}
+}
+
+// readNames reads a query's one column of names through q.
+func readNames(ctx context.Context, q pgread.Querier, sql string) ([]string, error) {
+	rows, err := q.Query(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // proxy forwards TCP connections to the server until cut, when it closes them all and refuses
