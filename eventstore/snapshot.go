@@ -43,8 +43,17 @@ type SnapshotStore interface {
 // A snapshot's state starts with one byte saying how the rest is kept.
 const (
 	statePlain  byte = 0
-	stateSealed byte = 1
+	stateSealed byte = 1 // sealed as text (FieldCipher.Seal), as the first snapshots were
+	stateBinary byte = 2 // sealed as bytes (BinaryCipher)
 )
+
+// BinaryCipher is a FieldCipher that also seals bytes as bytes. A snapshot's state is large
+// (hundreds of kilobytes for a long account): sealed as text, its encoding was a third of its
+// size and a tenth of the time it took to load.
+type BinaryCipher interface {
+	SealBytes(subject string, plaintext []byte) ([]byte, error)
+	OpenBytes(subject string, sealed []byte) ([]byte, error)
+}
 
 // SealState prepares an aggregate's state for a snapshot of stream: sealed for the stream's
 // data subject, as personal fields are, so erasing the subject's key leaves it unreadable too.
@@ -57,6 +66,13 @@ func (r *Registry) SealState(stream StreamID, state []byte) ([]byte, error) {
 	if cipher == nil {
 		return append([]byte{statePlain}, state...), nil
 	}
+	if bc, ok := cipher.(BinaryCipher); ok {
+		sealed, err := bc.SealBytes(stream.ID(), state)
+		if err != nil {
+			return nil, fmt.Errorf("eventstore: seal the snapshot of %s: %w", stream, err)
+		}
+		return append([]byte{stateBinary}, sealed...), nil
+	}
 	sealed, err := cipher.Seal(stream.ID(), string(state))
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: seal the snapshot of %s: %w", stream, err)
@@ -65,27 +81,36 @@ func (r *Registry) SealState(stream StreamID, state []byte) ([]byte, error) {
 }
 
 // OpenState returns the state SealState prepared. It fails with ErrErased once the subject's
-// data was erased, and with ErrNoCipher for a sealed state read without a cipher.
+// data was erased, and with ErrNoCipher for a sealed state read without a cipher (or one sealed
+// as bytes, read with a cipher that cannot open bytes).
 func (r *Registry) OpenState(stream StreamID, kept []byte) ([]byte, error) {
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("eventstore: the snapshot of %s is empty", stream)
 	}
-	switch kept[0] {
-	case statePlain:
+	if kept[0] == statePlain {
 		return kept[1:], nil
-	case stateSealed:
-		r.mu.RLock()
-		cipher := r.cipher
-		r.mu.RUnlock()
-		if cipher == nil {
-			return nil, ErrNoCipher
-		}
-		plain, err := cipher.Open(stream.ID(), string(kept[1:]))
-		if err != nil {
-			return nil, fmt.Errorf("eventstore: open the snapshot of %s: %w", stream, err)
-		}
-		return []byte(plain), nil
-	default:
-		return nil, fmt.Errorf("eventstore: the snapshot of %s is kept in an unknown way (%d)", stream, kept[0])
 	}
+	r.mu.RLock()
+	cipher := r.cipher
+	r.mu.RUnlock()
+	var (
+		plain []byte
+		err   error
+	)
+	switch bc, binary := cipher.(BinaryCipher); {
+	case kept[0] != stateSealed && kept[0] != stateBinary:
+		return nil, fmt.Errorf("eventstore: the snapshot of %s is kept in an unknown way (%d)", stream, kept[0])
+	case cipher == nil, kept[0] == stateBinary && !binary:
+		return nil, ErrNoCipher
+	case kept[0] == stateBinary:
+		plain, err = bc.OpenBytes(stream.ID(), kept[1:])
+	default:
+		var text string
+		text, err = cipher.Open(stream.ID(), string(kept[1:]))
+		plain = []byte(text)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("eventstore: open the snapshot of %s: %w", stream, err)
+	}
+	return plain, nil
 }

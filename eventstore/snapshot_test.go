@@ -53,3 +53,46 @@ func TestASnapshotsStateIsSealedForItsStreamsSubject(t *testing.T) {
 		}
 	}
 }
+
+// binaryCipher is fakeCipher that also seals bytes as bytes, as pii.Cipher does.
+type binaryCipher struct{ *fakeCipher }
+
+func (c binaryCipher) SealBytes(subject string, plaintext []byte) ([]byte, error) {
+	s, err := c.Seal(subject, string(plaintext))
+	return []byte(s), err
+}
+
+func (c binaryCipher) OpenBytes(subject string, sealed []byte) ([]byte, error) {
+	s, err := c.Open(subject, string(sealed))
+	return []byte(s), err
+}
+
+// A cipher that seals bytes keeps the state as bytes, and still opens a state an earlier
+// snapshot sealed as text; a cipher that cannot open bytes refuses a state sealed so.
+func TestASnapshotsStateIsSealedAsBytesWhenTheCipherCan(t *testing.T) {
+	stream := eventstore.NewStreamID("account", "u1")
+	state := []byte{0, 1, 2, 'p', 'i', 'i', ':', 127}
+	text, binary := eventstore.NewRegistry(), eventstore.NewRegistry()
+	text.SetCipher(newFakeCipher())
+	binary.SetCipher(binaryCipher{newFakeCipher()})
+
+	asBytes, err := binary.SealState(stream, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asText, err := text.SealState(stream, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asBytes[0] == asText[0] {
+		t.Fatalf("both kept as %d", asBytes[0])
+	}
+	for name, kept := range map[string][]byte{"bytes": asBytes, "text": asText} {
+		if got, err := binary.OpenState(stream, kept); err != nil || !bytes.Equal(got, state) {
+			t.Errorf("sealed as %s, opened with the binary cipher: %v, %v", name, got, err)
+		}
+	}
+	if _, err := text.OpenState(stream, asBytes); !errors.Is(err, eventstore.ErrNoCipher) {
+		t.Errorf("sealed as bytes, opened by a cipher that cannot: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package pii_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"context"
 	"errors"
 	"maps"
@@ -78,6 +79,33 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	var keys int
 	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pii_keys`).Scan(&keys); err != nil || keys != 1 {
 		t.Fatalf("pii_keys holds %d rows (%v), want one key for the one subject", keys, err)
+	}
+}
+
+// Bytes sealed as bytes open as they were, only for their subject, and are what Seal's text
+// holds in base64: one format, two encodings.
+func TestSealBytesOpensAsSealed(t *testing.T) {
+	t.Parallel()
+	c := newCipher(t, newPool(t), secret)
+	plain := []byte("\x00\xff state of a long account")
+	sealed, err := c.SealBytes(u1, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(sealed, plain) {
+		t.Fatal("the plaintext is in the sealed bytes")
+	}
+	if got, err := c.OpenBytes(u1, sealed); err != nil || !bytes.Equal(got, plain) {
+		t.Fatalf("OpenBytes = %q, %v", got, err)
+	}
+	if got, err := c.Open(u1, "pii:v1:"+base64.StdEncoding.EncodeToString(sealed)); err != nil || got != string(plain) {
+		t.Fatalf("the same bytes as Seal's text: %q, %v", got, err)
+	}
+	if _, err := c.OpenBytes(u2, sealed); err == nil {
+		t.Fatal("u1's bytes opened for u2")
+	}
+	if _, err := c.OpenBytes(u1, sealed[:10]); err == nil || errors.Is(err, eventstore.ErrErased) {
+		t.Fatalf("truncated bytes: err = %v, want a loud failure", err)
 	}
 }
 
