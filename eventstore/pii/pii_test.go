@@ -2,8 +2,8 @@ package pii_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"errors"
 	"maps"
 	"strings"
