@@ -348,9 +348,10 @@ func (s *Service) thresholds(ctx context.Context) (Thresholds, error) {
 }
 
 // decideOn runs a staff decision on the account of p, the investor the decision's checks
-// loaded (partyFor), with command.Submit: rule decides on the account, and writes queues what commits with its events (the investor's e-mail, rendered
-// from the account after the decision, and the rows the decision justifies), so that the
-// decision, its rows and its message go to the database in one round trip and commit together.
+// loaded (partyFor), with command.Submit: rule decides on the account, and writes queues what
+// commits with its events (the investor's e-mail, rendered from the account after the decision,
+// and the rows the decision justifies), so that the decision, its rows and its message go to the
+// database in one round trip and commit together.
 // An approval carried in ctx (approvals.Service.Approve) commits with them. Nothing here reads
 // inside the command's transaction: what the decision rests on outside the account is read
 // before it, or checked by a statement that fails it (paidToNoOther).
