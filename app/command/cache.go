@@ -160,7 +160,8 @@ type cached struct {
 	// command: it is lent to one command at a time (nil while lent), and only handed back when
 	// its state is h's again, so a command costs no replay however long the stream.
 	built Aggregate
-	// snapshot is the version of the stream's latest snapshot this process read or saved.
+	// snapshot is the version of the latest snapshot of the stream this process saved (one it
+	// loaded from is the history's base).
 	snapshot int64
 }
 
@@ -261,7 +262,7 @@ func (c *cache) giveBack(stream eventstore.StreamID, agg Aggregate) {
 	}
 }
 
-// lastSnapshot returns the version of the stream's latest snapshot the cache knows of.
+// lastSnapshot returns the version of the latest snapshot of the stream this process saved.
 func (c *cache) lastSnapshot(stream eventstore.StreamID) int64 {
 	if c == nil {
 		return 0

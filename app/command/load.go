@@ -126,7 +126,6 @@ func (r *Runner) load(ctx context.Context, stream eventstore.StreamID) (h *histo
 	}
 	r.cache.put(stream, h)
 	if restored != nil { // the aggregate built from the snapshot serves the stream's next command
-		r.cache.snapshotSeen(stream, h.base)
 		r.cache.giveBack(stream, restored)
 	}
 	return h, false, nil

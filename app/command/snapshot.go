@@ -1,6 +1,7 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -65,22 +66,12 @@ func fingerprint(key string) uint64 {
 // versionsOf returns the versions of the events whose key has key's fingerprint.
 func (k keyPrints) versionsOf(key string) []int64 {
 	p := fingerprint(key)
-	i, _ := slices.BinarySearchFunc(k, p, func(e keyPrint, p uint64) int { return compareUint(e.print, p) })
+	i, _ := slices.BinarySearchFunc(k, p, func(e keyPrint, p uint64) int { return cmp.Compare(e.print, p) })
 	var out []int64
 	for ; i < len(k) && k[i].print == p; i++ {
 		out = append(out, k[i].version)
 	}
 	return out
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (k keyPrints) encode() []byte {
@@ -107,10 +98,7 @@ func decodeKeyPrints(b []byte) (keyPrints, error) {
 }
 
 func compareKeyPrint(a, b keyPrint) int {
-	if c := compareUint(a.print, b.print); c != 0 {
-		return c
-	}
-	return int(a.version - b.version)
+	return cmp.Or(cmp.Compare(a.print, b.print), cmp.Compare(a.version, b.version))
 }
 
 // keyPrints lists the keyed events of h: the snapshot's and those after it.
@@ -154,8 +142,8 @@ func (r *Runner) snapshotAggregate(stream eventstore.StreamID) (func(eventstore.
 // returns the aggregate it restored, at the history's version (nil without a snapshot). A
 // snapshot that cannot be used is logged and the stream read in full.
 func (r *Runner) readFromSnapshot(ctx context.Context, stream eventstore.StreamID, newAgg func(eventstore.StreamID) Snapshotter) (*history, Snapshotter, error) {
-	kind := newAgg(stream).SnapshotKind()
-	snap, page, err := r.snapshots.ReadFromSnapshot(ctx, stream, kind, r.pageSize)
+	agg := newAgg(stream)
+	snap, page, err := r.snapshots.ReadFromSnapshot(ctx, stream, agg.SnapshotKind(), r.pageSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("command: load %s: %w", stream, err)
 	}
@@ -164,7 +152,7 @@ func (r *Runner) readFromSnapshot(ctx context.Context, stream eventstore.StreamI
 		return h, nil, err
 	}
 	// The snapshot and the page were read in one transaction, so the page continues it.
-	agg, base, err := r.restore(stream, snap, newAgg)
+	base, err := r.restore(stream, snap, agg)
 	if err != nil {
 		level := slog.LevelWarn
 		if errors.Is(err, eventstore.ErrErased) {
@@ -195,26 +183,25 @@ func (r *Runner) extendRead(ctx context.Context, stream eventstore.StreamID, h *
 	return r.readAfter(ctx, stream, h)
 }
 
-// restore opens a snapshot and restores it into a fresh aggregate, returning both the aggregate
-// and the history the snapshot starts.
-func (r *Runner) restore(stream eventstore.StreamID, snap *eventstore.Snapshot, newAgg func(eventstore.StreamID) Snapshotter) (Snapshotter, *history, error) {
+// restore opens a snapshot and restores it into agg, a fresh aggregate, returning the history
+// the snapshot starts.
+func (r *Runner) restore(stream eventstore.StreamID, snap *eventstore.Snapshot, agg Snapshotter) (*history, error) {
 	state, err := r.codec.OpenState(stream, snap.State)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	keys, err := decodeKeyPrints(snap.Keys)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	agg := newAgg(stream)
 	if err := agg.UnmarshalState(state); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	h := &history{
 		version: snap.Version, position: snap.Position, started: snap.Started, base: snap.Version,
 		snap: &snapshotBase{kind: snap.Kind, state: state, keys: keys},
 	}
-	return agg, h, nil
+	return h, nil
 }
 
 // maybeSnapshot saves a snapshot of agg, which a command just left at h, when the stream has

@@ -316,8 +316,9 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if len(changes) > 0 {
 		after := h.extended(stored[:len(changes)], changes)
 		r.cache.put(stream, after)
-		settle(r, stream, agg, true)
+		// Before settle hands agg back: once back, a reader (Read) may borrow it.
 		r.maybeSnapshot(ctx, stream, agg, after)
+		settle(r, stream, agg, true)
 	} else {
 		settle(r, stream, agg, false)
 	}
