@@ -217,9 +217,15 @@ type stateWriter struct {
 	err error
 }
 
-func (w *stateWriter) uint(n int)      { w.b = binary.AppendUvarint(w.b, uint64(n)) }
-func (w *stateWriter) int(n int64)     { w.b = binary.AppendVarint(w.b, n) }
-func (w *stateWriter) bool(v bool)     { w.b = append(w.b, map[bool]byte{false: 0, true: 1}[v]) }
+func (w *stateWriter) uint(n int)  { w.b = binary.AppendUvarint(w.b, uint64(n)) }
+func (w *stateWriter) int(n int64) { w.b = binary.AppendVarint(w.b, n) }
+func (w *stateWriter) bool(v bool) {
+	var b byte
+	if v {
+		b = 1
+	}
+	w.b = append(w.b, b)
+}
 func (w *stateWriter) strs(s []string) { w.uint(len(s)); w.str(s...) }
 
 func (w *stateWriter) str(s ...string) {

@@ -97,18 +97,8 @@ func (r *row) Scan(dest ...any) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return pgx.ErrNoRows
-	}
-	if err := rows.Scan(dest...); err != nil {
-		return err
-	}
-	rows.Close()
-	return rows.Err()
+	_, err = pgx.CollectOneRow(rows, func(row pgx.CollectableRow) (struct{}, error) { return struct{}{}, row.Scan(dest...) })
+	return err
 }
 
 func isRecoveryConflict(err error) bool {
