@@ -138,11 +138,7 @@ func (s *Service) correctionApproved(ctx context.Context, approver approvals.Act
 	adj := account.Adjustment{AdjustmentID: p.SubjectID, Amount: amount, Category: account.Category(p.Params["category"]), Reason: p.Reason}
 	a := Actor{UserID: approver.UserID, Role: approver.Role, IP: approver.IP}
 	c := account.Countersign{ProposalID: p.ProposalID, ApproverID: approver.UserID}
-	investor, err := s.partyFor(ctx, a, p.UserID)
-	if err != nil {
-		return 0, err
-	}
-	return s.decideOn(ctx, a, investor, func(acc *account.Account, now time.Time) error {
+	return s.decideFor(ctx, a, p.UserID, func(acc *account.Account, now time.Time) error {
 		return acc.PostAdjustmentCountersigned(adj, p.ProposerID, c, now)
 	}, noMessage)
 }
@@ -221,11 +217,7 @@ func (s *Service) ChangeFee(ctx context.Context, a Actor, in FeeChange) (int64, 
 	if owner != strings.TrimSpace(in.UserID) {
 		return 0, ErrWithdrawalNotFound
 	}
-	p, err := s.partyFor(ctx, a, owner)
-	if err != nil {
-		return 0, err
-	}
-	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error {
+	return s.decideFor(ctx, a, owner, func(acc *account.Account, now time.Time) error {
 		return acc.WaiveFee(id, amount, in.Reason, a.UserID, now)
 	}, noMessage)
 }
@@ -233,11 +225,7 @@ func (s *Service) ChangeFee(ctx context.Context, a Actor, in FeeChange) (int64, 
 // SetFeeExemption turns a user's withdrawal fee exemption on or off, with a reason
 // (account.FeeExemptionSet). While it is on, quotes and withdrawals charge no fee.
 func (s *Service) SetFeeExemption(ctx context.Context, a Actor, userID string, exempt bool, reason string) (int64, error) {
-	p, err := s.partyFor(ctx, a, strings.TrimSpace(userID))
-	if err != nil {
-		return 0, err
-	}
-	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error {
+	return s.decideFor(ctx, a, strings.TrimSpace(userID), func(acc *account.Account, now time.Time) error {
 		return acc.SetFeeExemption(exempt, reason, a.UserID, now)
 	}, noMessage)
 }

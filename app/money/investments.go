@@ -295,11 +295,7 @@ func (s *Service) decideInvestment(ctx context.Context, a Actor, investmentID, t
 	if err != nil {
 		return 0, err
 	}
-	p, err := s.partyFor(ctx, a, userID)
-	if err != nil {
-		return 0, err
-	}
-	return s.decideOn(ctx, a, p, func(acc *account.Account, now time.Time) error { return rule(acc, id, now) },
+	return s.decideFor(ctx, a, userID, func(acc *account.Account, now time.Time) error { return rule(acc, id, now) },
 		func(w *command.Writes, acc *account.Account, u *identity.User) error {
 			inv, _ := acc.Investment(id)
 			sql, args, err := s.investmentMail(ctx, u.Profile().Name, u.Email(), u.Language(), inv, template)

@@ -372,6 +372,17 @@ func (s *Service) decideOn(ctx context.Context, a Actor, p party,
 	return res.Position, nil
 }
 
+// decideFor is decideOn for the investor userID, loaded and checked first (partyFor).
+func (s *Service) decideFor(ctx context.Context, a Actor, userID string,
+	rule func(acc *account.Account, now time.Time) error,
+	writes func(w *command.Writes, acc *account.Account, u *identity.User) error) (int64, error) {
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return 0, err
+	}
+	return s.decideOn(ctx, a, p, rule, writes)
+}
+
 // addMail queues an e-mail, rendered in lang, for a command's writes. dedupe names its cause, so
 // that a retried command mails once.
 func (s *Service) addMail(ctx context.Context, w *command.Writes, dedupe, to, lang, template string, data any) error {
