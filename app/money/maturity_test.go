@@ -326,17 +326,8 @@ func TestMaturityPassesInTwoProcessesShareTheWork(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	release := make(chan struct{})
-	entered := blockSettling(svcs[0], release)
 	seen := recordSettling(svcs[1])
-	var paid0 int
-	var err0 error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		paid0, err0 = svcs[0].MaturityJob(time.Hour).RunOnce(ctx)
-	}()
-	<-entered // the first pass holds its first claim
+	finish := stallFirstPass(svcs[0]) // the first pass holds its first claim
 
 	paid1, err := svcs[1].MaturityJob(time.Hour).RunOnce(ctx)
 	if err != nil || paid1 != len(ids)-money.MaturityClaim {
@@ -351,12 +342,30 @@ func TestMaturityPassesInTwoProcessesShareTheWork(t *testing.T) {
 	if len(got) != len(ids)-money.MaturityClaim {
 		t.Errorf("the second pass settled %d accounts, want %d", len(got), len(ids)-money.MaturityClaim)
 	}
-	close(release)
-	<-done
-	if err0 != nil || paid0 != money.MaturityClaim {
+	if paid0, err0 := finish(); err0 != nil || paid0 != money.MaturityClaim {
 		t.Errorf("the first pass paid %d, %v; want the %d it claimed", paid0, err0, money.MaturityClaim)
 	}
 	maturedOnce(t, env, ids)
+}
+
+// stallFirstPass starts a pass of svc and returns once it holds its first claim, stopped inside
+// it; finish lets it go on and returns what it paid.
+func stallFirstPass(svc *money.Service) (finish func() (int, error)) {
+	release := make(chan struct{})
+	entered := blockSettling(svc, release)
+	var paid int
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		paid, err = svc.MaturityJob(time.Hour).RunOnce(context.Background())
+	}()
+	<-entered
+	return func() (int, error) {
+		close(release)
+		<-done
+		return paid, err
+	}
 }
 
 // TestMaturityClaimsOfADeadPassLapse has a pass claim accounts and stop, its session then ended
@@ -371,16 +380,7 @@ func TestMaturityClaimsOfADeadPassLapse(t *testing.T) {
 	clk := clock.NewManual(base.Add(time.Hour))
 	svcs := twoProcesses(t, env, clk)
 
-	release := make(chan struct{})
-	entered := blockSettling(svcs[0], release)
-	var paid0 int
-	var err0 error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		paid0, err0 = svcs[0].MaturityJob(time.Hour).RunOnce(ctx)
-	}()
-	<-entered
+	finish := stallFirstPass(svcs[0])
 
 	// While the claims are held, the other process passes them by.
 	seen := recordSettling(svcs[1])
@@ -404,9 +404,7 @@ func TestMaturityClaimsOfADeadPassLapse(t *testing.T) {
 	if len(seen()) != len(ids) {
 		t.Fatalf("the surviving process settled %d accounts, want %d", len(seen()), len(ids))
 	}
-	close(release)
-	<-done
-	if err0 != nil || paid0 != 0 {
+	if paid0, err0 := finish(); err0 != nil || paid0 != 0 {
 		t.Errorf("the stalled pass, going on, paid %d, %v; want nothing", paid0, err0)
 	}
 	maturedOnce(t, env, ids)
