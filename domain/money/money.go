@@ -57,6 +57,18 @@ func Parse(s string) (Money, error) {
 	if err != nil {
 		return Money{}, err
 	}
+	if len(intPart) <= maxInt64Digits {
+		// Every event's amounts are parsed when it is decoded: the common case takes no big.Int.
+		fraction := digitsValue(frac)
+		if len(frac) == 1 {
+			fraction *= 10 // "12.5" is 12 dollars 50 cents
+		}
+		cents := digitsValue(intPart)*100 + fraction
+		if neg {
+			cents = -cents
+		}
+		return FromCents(cents), nil
+	}
 	// Whole cents as one integer: the integer part followed by exactly two fraction digits.
 	digits := intPart + frac + "00"[len(frac):]
 	var cents big.Int
@@ -118,6 +130,19 @@ func scan(s string) (neg bool, intPart, frac string, err error) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// maxInt64Digits is the longest integer part whose whole cents fit in an int64 with room to
+// spare: 16 digits and two more for the cents stay below 9.2e18.
+const maxInt64Digits = 16
+
+// digitsValue is the value of a run of decimal digits scan has checked; "" is 0.
+func digitsValue(s string) int64 {
+	var v int64
+	for i := 0; i < len(s); i++ {
+		v = v*10 + int64(s[i]-'0')
+	}
+	return v
+}
 
 // Positive returns m when it is greater than zero, for inputs such as a deposit amount.
 func Positive(m Money) (Money, error) {
@@ -214,14 +239,20 @@ func (m Money) MarshalJSON() ([]byte, error) {
 // Parse. A number is read from its literal bytes, never through float64. null leaves m unchanged,
 // as encoding/json expects; required amounts are then caught by Positive.
 func (m *Money) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if s == "null" {
+	if string(b) == "null" {
 		return nil
 	}
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+	var s string
+	switch {
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && plainJSONString(b[1:len(b)-1]):
+		// What Money writes: no escapes, so the text between the quotes is the string.
+		s = string(b[1 : len(b)-1])
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"':
 		if err := json.Unmarshal(b, &s); err != nil {
 			return ErrInvalid
 		}
+	default:
+		s = string(b)
 	}
 	v, err := Parse(s)
 	if err != nil {
@@ -229,4 +260,16 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 	}
 	*m = v
 	return nil
+}
+
+// plainJSONString reports whether b, the inside of a JSON string, needs no unescaping: no
+// backslash, no quote and no control character. Anything else goes through encoding/json, which
+// also refuses what JSON forbids.
+func plainJSONString(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
