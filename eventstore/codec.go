@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	gojson "github.com/goccy/go-json"
+
 	"clearvest/domain/aggregate"
 )
 
@@ -155,7 +157,7 @@ func (r *Registry) Decode(env Envelope) (aggregate.Event, error) {
 		}
 	}
 	ptr := reflect.New(reg.goType)
-	if err := json.Unmarshal(data, ptr.Interface()); err != nil {
+	if err := decodeJSON(data, ptr.Interface()); err != nil {
 		return nil, fmt.Errorf("eventstore: decode %s (event %s): %w", env.Type, env.ID, err)
 	}
 	if len(reg.pii) > 0 {
@@ -168,6 +170,11 @@ func (r *Registry) Decode(env Envelope) (aggregate.Event, error) {
 	}
 	return ptr.Elem().Interface().(aggregate.Event), nil
 }
+
+// decodeJSON reads an event's data into v. goccy/go-json reads stored events into the same values
+// as encoding/json (FuzzDecodeJSONMatchesEncodingJSON) in less than half the time, and decoding
+// is most of what replaying a stream, rebuilding a read model and `events verify` cost.
+func decodeJSON(data []byte, v any) error { return gojson.Unmarshal(data, v) }
 
 // OpenMetadata returns an envelope's metadata with its personal parts readable: the client
 // address opened with the key of the person who sent the request, ErasedValue once that
