@@ -89,8 +89,14 @@ func FuzzArithmetic(f *testing.F) {
 	f.Add(int64(1250), int64(99))
 	f.Add(int64(9223372036854775807), int64(9223372036854775807))
 	f.Add(int64(-9223372036854775808), int64(-1))
+	f.Add(int64(999999999999999999), int64(1)) // across the largest amount held as int64 cents
+	f.Add(int64(-999999999999999999), int64(-1))
+	f.Add(int64(1000000000000000000), int64(-1))
 	f.Fuzz(func(t *testing.T, ac, bc int64) {
 		a, b := money.FromCents(ac), money.FromCents(bc)
+		if got := a.String(); got != centsText(big.NewInt(ac)) {
+			t.Fatalf("FromCents(%d).String() = %q", ac, got)
+		}
 		if got := a.Add(b).Sub(b); !got.Equal(a) || got.String() != a.String() {
 			t.Fatalf("%s + %s - %s = %s", a, b, b, got)
 		}
@@ -113,5 +119,32 @@ func FuzzArithmetic(f *testing.F) {
 		if ok != sum.IsInt64() || (ok && c != sum.Int64()) {
 			t.Fatalf("(%s + %s).Cents() = %d, %v; want %s", a, b, c, ok, sum)
 		}
+		if got, want := a.Add(b).String(), centsText(sum); got != want {
+			t.Fatalf("%s + %s = %s, want %s", a, b, got, want)
+		}
+		if got, want := a.Cmp(b), big.NewInt(ac).Cmp(big.NewInt(bc)); got != want {
+			t.Fatalf("%s.Cmp(%s) = %d, want %d", a, b, got, want)
+		}
+		if got, want := a.IsNegative(), ac < 0; got != want {
+			t.Fatalf("%s.IsNegative() = %v", a, got)
+		}
+		// An amount below 10^16 dollars has one representation, however it was reached: == agrees
+		// with Equal (larger ones are held by pointer).
+		if back := a.Add(b).Sub(b); -1e18 < ac && ac < 1e18 && back != a {
+			t.Fatalf("%s + %s - %s is %s but not == to it", a, b, b, back)
+		}
 	})
+}
+
+// centsText writes a number of cents the way String must: "-1234.50".
+func centsText(cents *big.Int) string {
+	digits := new(big.Int).Abs(cents).String()
+	for len(digits) < 3 {
+		digits = "0" + digits
+	}
+	text := digits[:len(digits)-2] + "." + digits[len(digits)-2:]
+	if cents.Sign() < 0 {
+		return "-" + text
+	}
+	return text
 }

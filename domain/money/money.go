@@ -13,6 +13,7 @@
 package money
 
 import (
+	"cmp"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -36,16 +37,59 @@ var (
 
 // Money is an immutable amount of US dollars with two decimal places. The zero value is $0.00.
 // Compare amounts with Cmp or Equal, never with ==.
+//
+// An amount is held as whole cents in an int64 while it is below smallLimit in size, and as a
+// decimal beyond that. Replays and rebuilds add millions of amounts: an int64 sum allocates
+// nothing, where each big.Int sum allocated twice. Every operation gives the same result either
+// way (FuzzArithmetic holds both to a big.Int model), and a result that fits is always held as
+// cents, so one amount has one representation.
 type Money struct {
-	d decimal.Decimal // always a whole number of cents
+	cents int64            // the amount, when large is nil
+	large *decimal.Decimal // the amount when it does not fit below smallLimit; then cents is 0
 }
+
+// smallLimit bounds the amounts held as int64 cents, exclusive: two of them add or subtract
+// without overflow (2e18 < 9.2e18), and every amount Parse reads with up to 16 integer digits
+// is one.
+const smallLimit = 1_000_000_000_000_000_000
 
 // Zero is $0.00.
 var Zero = Money{}
 
 // FromCents returns the amount of the given number of cents.
 func FromCents(cents int64) Money {
-	return Money{decimal.New(cents, -2)}
+	if -smallLimit < cents && cents < smallLimit {
+		return Money{cents: cents}
+	}
+	return fromDecimal(decimal.New(cents, -2))
+}
+
+// fromDecimal returns the amount d, a whole number of cents, held as cents when it fits.
+func fromDecimal(d decimal.Decimal) Money {
+	cents := d.Shift(2).BigInt()
+	if cents.IsInt64() {
+		if c := cents.Int64(); -smallLimit < c && c < smallLimit {
+			return Money{cents: c}
+		}
+	}
+	large := decimal.NewFromBigInt(cents, -2)
+	return Money{large: &large}
+}
+
+// decimal is m as a decimal, whichever way it is held.
+func (m Money) decimal() decimal.Decimal {
+	if m.large != nil {
+		return *m.large
+	}
+	return decimal.New(m.cents, -2)
+}
+
+// sign is -1, 0 or +1 as m is below, at or above zero.
+func (m Money) sign() int {
+	if m.large != nil {
+		return m.large.Sign()
+	}
+	return cmp.Compare(m.cents, 0)
 }
 
 // Parse reads an amount written as an optional minus sign, integer digits without leading zeros,
@@ -67,7 +111,7 @@ func Parse(s string) (Money, error) {
 		if neg {
 			cents = -cents
 		}
-		return FromCents(cents), nil
+		return Money{cents: cents}, nil
 	}
 	// Whole cents as one integer: the integer part followed by exactly two fraction digits.
 	digits := intPart + frac + "00"[len(frac):]
@@ -78,7 +122,7 @@ func Parse(s string) (Money, error) {
 	if neg {
 		cents.Neg(&cents)
 	}
-	return Money{decimal.NewFromBigInt(&cents, -2)}, nil
+	return fromDecimal(decimal.NewFromBigInt(&cents, -2)), nil
 }
 
 // MustParse is Parse for amounts written in code (plan limits, tests); it panics on bad input.
@@ -131,8 +175,8 @@ func scan(s string) (neg bool, intPart, frac string, err error) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// maxInt64Digits is the longest integer part whose whole cents fit in an int64 with room to
-// spare: 16 digits and two more for the cents stay below 9.2e18.
+// maxInt64Digits is the longest integer part whose whole cents are always below smallLimit: 16
+// digits and two more for the cents.
 const maxInt64Digits = 16
 
 // digitsValue is the value of a run of decimal digits scan has checked; "" is 0.
@@ -146,7 +190,7 @@ func digitsValue(s string) int64 {
 
 // Positive returns m when it is greater than zero, for inputs such as a deposit amount.
 func Positive(m Money) (Money, error) {
-	if m.d.Sign() <= 0 {
+	if m.sign() <= 0 {
 		return Money{}, ErrNotPositive
 	}
 	return m, nil
@@ -154,48 +198,71 @@ func Positive(m Money) (Money, error) {
 
 // NonNegative returns m when it is zero or more, for inputs such as a fee where zero is allowed.
 func NonNegative(m Money) (Money, error) {
-	if m.d.Sign() < 0 {
+	if m.sign() < 0 {
 		return Money{}, ErrNegative
 	}
 	return m, nil
 }
 
 // Add returns m + o.
-func (m Money) Add(o Money) Money { return Money{m.d.Add(o.d)} }
+func (m Money) Add(o Money) Money {
+	if m.large == nil && o.large == nil {
+		return FromCents(m.cents + o.cents)
+	}
+	return fromDecimal(m.decimal().Add(o.decimal()))
+}
 
 // Sub returns m - o.
-func (m Money) Sub(o Money) Money { return Money{m.d.Sub(o.d)} }
+func (m Money) Sub(o Money) Money {
+	if m.large == nil && o.large == nil {
+		return FromCents(m.cents - o.cents)
+	}
+	return fromDecimal(m.decimal().Sub(o.decimal()))
+}
 
 // Neg returns -m.
-func (m Money) Neg() Money { return Money{m.d.Neg()} }
+func (m Money) Neg() Money {
+	if m.large == nil {
+		return Money{cents: -m.cents}
+	}
+	return fromDecimal(m.large.Neg())
+}
 
 // MulRate returns m × rate rounded half-even to the cent. Half-even is the rule for returns: over
 // many investments it neither favours the platform nor the user.
 func (m Money) MulRate(rate decimal.Decimal) Money {
-	return Money{m.d.Mul(rate).RoundBank(2)}
+	return fromDecimal(m.decimal().Mul(rate).RoundBank(2))
 }
 
 // Cmp returns -1, 0 or +1 as m is less than, equal to or greater than o.
-func (m Money) Cmp(o Money) int { return m.d.Cmp(o.d) }
+func (m Money) Cmp(o Money) int {
+	if m.large == nil && o.large == nil {
+		return cmp.Compare(m.cents, o.cents)
+	}
+	return m.decimal().Cmp(o.decimal())
+}
 
 // Equal reports whether m and o are the same amount.
-func (m Money) Equal(o Money) bool { return m.d.Cmp(o.d) == 0 }
+func (m Money) Equal(o Money) bool { return m.Cmp(o) == 0 }
 
 // LessThan reports whether m < o.
-func (m Money) LessThan(o Money) bool { return m.d.Cmp(o.d) < 0 }
+func (m Money) LessThan(o Money) bool { return m.Cmp(o) < 0 }
 
 // IsZero reports whether m is $0.00.
-func (m Money) IsZero() bool { return m.d.Sign() == 0 }
+func (m Money) IsZero() bool { return m.sign() == 0 }
 
 // IsNegative reports whether m < 0.
-func (m Money) IsNegative() bool { return m.d.Sign() < 0 }
+func (m Money) IsNegative() bool { return m.sign() < 0 }
 
 // IsPositive reports whether m > 0.
-func (m Money) IsPositive() bool { return m.d.Sign() > 0 }
+func (m Money) IsPositive() bool { return m.sign() > 0 }
 
 // Cents returns m as a whole number of cents, and false when that does not fit an int64.
 func (m Money) Cents() (int64, bool) {
-	c := m.d.Shift(2).BigInt()
+	if m.large == nil {
+		return m.cents, true
+	}
+	c := m.large.Shift(2).BigInt()
 	if !c.IsInt64() {
 		return 0, false
 	}
@@ -204,11 +271,35 @@ func (m Money) Cents() (int64, bool) {
 
 // Decimal returns the amount as a decimal, for calculations that are not money yet (rates,
 // ratios) and for storage as NUMERIC.
-func (m Money) Decimal() decimal.Decimal { return m.d }
+func (m Money) Decimal() decimal.Decimal { return m.decimal() }
 
 // String returns the amount with exactly two decimals and no currency sign: "-1234.50". It is the
 // stored and transmitted form; formatting for people happens at the edge.
-func (m Money) String() string { return m.d.StringFixed(2) }
+func (m Money) String() string {
+	if m.large != nil {
+		return m.large.StringFixed(2)
+	}
+	c := m.cents
+	if c < 0 {
+		c = -c // no overflow: |cents| < smallLimit
+	}
+	var b [24]byte
+	i := len(b)
+	for digit := 0; digit < 3 || c > 0; digit++ {
+		if digit == 2 {
+			i--
+			b[i] = '.'
+		}
+		i--
+		b[i] = byte('0' + c%10)
+		c /= 10
+	}
+	if m.cents < 0 {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
 
 // Dollars writes the amount for people: "$1,234.50", "-$5.00". Messages that quote an amount
 // use it, so every screen and e-mail shows money the same way.
