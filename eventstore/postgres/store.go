@@ -187,12 +187,31 @@ type Querier interface {
 // ReadAll reads up to limit events after a position through any querier, so a projection can
 // read inside its own transaction (READ COMMITTED or REPEATABLE READ).
 func ReadAll(ctx context.Context, q Querier, after int64, limit int) ([]eventstore.Envelope, error) {
+	return readAll(ctx, q, after, limit,
+		`SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`)
+}
+
+// ReadAllWithoutPayloads reads like ReadAll, but leaves Data and Metadata empty for the events of
+// the streams of the given categories. A reader that reads those streams again anyway (`events
+// verify`) spares the server writing out their JSON: on a log of ten million events, that is
+// two thirds of what reading it costs the server.
+func (s *Store) ReadAllWithoutPayloads(ctx context.Context, after int64, limit int, categories []string) ([]eventstore.Envelope, error) {
+	const bare = `split_part(stream_id, '-', 1) = ANY($3)`
+	return readAll(ctx, s.pool, after, limit,
+		`SELECT position, event_id, stream_id, version, type, schema_version,
+			CASE WHEN `+bare+` THEN NULL ELSE data END, CASE WHEN `+bare+` THEN NULL ELSE metadata END, recorded_at
+		FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`, categories)
+}
+
+// readAll runs query, which reads up to $2 events after position $1 below the visibility bound,
+// with any further arguments.
+func readAll(ctx context.Context, q Querier, after int64, limit int, query string, args ...any) ([]eventstore.Envelope, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	batch := &pgx.Batch{}
 	batch.Queue(setVisibleBelow)
-	batch.Queue(`SELECT `+selectColumns+` FROM events WHERE position > $1 AND position < `+visibleBelow+` ORDER BY position LIMIT $2`, after, limit)
+	batch.Queue(query, append([]any{after, limit}, args...)...)
 	br := q.SendBatch(ctx, batch)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
@@ -282,8 +301,10 @@ func scanEnvelopes(rows pgx.Rows, capacity int) ([]eventstore.Envelope, error) {
 		e.SchemaVersion = int(schema)
 		e.Data = data
 		e.RecordedAt = e.RecordedAt.UTC()
-		if err := decodeMetadata(meta, &e.Metadata); err != nil {
-			return nil, fmt.Errorf("eventstore: metadata of %s: %w", e.ID, err)
+		if meta != nil { // nil: left out by ReadAllWithoutPayloads (the column is NOT NULL)
+			if err := decodeMetadata(meta, &e.Metadata); err != nil {
+				return nil, fmt.Errorf("eventstore: metadata of %s: %w", e.ID, err)
+			}
 		}
 		out = append(out, e)
 	}

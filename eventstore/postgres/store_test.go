@@ -70,3 +70,55 @@ func TestNullCharacterIsAnInvalidEvent(t *testing.T) {
 		t.Fatalf("%d rows stored (%v), want none", stored, err)
 	}
 }
+
+// TestReadAllWithoutPayloadsLeavesOutTheNamedCategories: the events of the named categories come
+// back without data and metadata, every other field as ReadAll gives it; other streams' events
+// come back whole, and the order and the pages are ReadAll's.
+func TestReadAllWithoutPayloadsLeavesOutTheNamedCategories(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	for i, stream := range []eventstore.StreamID{"account-a", "user-a", "account-b", "accounting-c", "account-a"} {
+		e := eventstoretest.Event("t.happened", i)
+		e.Metadata.ActorID = "staff-1"
+		if _, err := s.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: eventstore.AnyVersion,
+			Events: []eventstore.NewEvent{e}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, err := s.ReadAll(ctx, 0, 10)
+	if err != nil || len(whole) != 5 {
+		t.Fatalf("ReadAll: %d events, %v", len(whole), err)
+	}
+	for _, limit := range []int{10, 2} {
+		var bare []eventstore.Envelope
+		for after := int64(0); ; {
+			page, err := s.ReadAllWithoutPayloads(ctx, after, limit, []string{"account"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare = append(bare, page...)
+			if len(page) < limit {
+				break
+			}
+			after = page[len(page)-1].Position
+		}
+		if len(bare) != len(whole) {
+			t.Fatalf("limit %d: %d events, want %d", limit, len(bare), len(whole))
+		}
+		for i, got := range bare {
+			want := whole[i]
+			if want.StreamID.Category() == "account" {
+				if got.Data != nil || got.Metadata != (eventstore.Metadata{}) {
+					t.Errorf("limit %d: %s kept its payload: %s, %+v", limit, got.StreamID, got.Data, got.Metadata)
+				}
+				want.Data, want.Metadata = nil, eventstore.Metadata{}
+			}
+			if string(got.Data) != string(want.Data) || got.Metadata != want.Metadata || got.Position != want.Position ||
+				got.ID != want.ID || got.StreamID != want.StreamID || got.Version != want.Version || got.Type != want.Type ||
+				got.SchemaVersion != want.SchemaVersion || !got.RecordedAt.Equal(want.RecordedAt) {
+				t.Errorf("limit %d, event %d:\n got %+v\nwant %+v", limit, i, got, want)
+			}
+		}
+	}
+}
