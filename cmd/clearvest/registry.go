@@ -123,11 +123,12 @@ type logVerifier interface {
 // its own, by version from FromVersion, up to the last position the first read saw, and hands
 // every event that decoded to ObserveStream; EndStream follows a stream's last event. Only one
 // stream's state is held at a time. Observe, in the first read, need only note the streams: it
-// is handed no event (nil) for the streams Rereads names, which are decoded in the second read
-// only (decodedLater).
+// is handed no event (nil) for the streams of the category Rereads names, which are decoded in
+// the second read only (decodedLater), and which the first read may read without their data and
+// metadata.
 type streamVerifier interface {
 	logVerifier
-	Rereads(stream eventstore.StreamID) bool
+	Rereads() (category string)
 	Streams() []streamRead
 	ObserveStream(env eventstore.Envelope, event aggregate.Event) error
 	EndStream(stream eventstore.StreamID) error
