@@ -40,7 +40,11 @@ func (c *SnapCounter) Apply(e aggregate.Event) {
 
 func (c *SnapCounter) SnapshotKind() string { return "counter/1" }
 
+// MarshalState refuses pending changes, as the contract (and the account aggregate) does.
 func (c *SnapCounter) MarshalState() ([]byte, error) {
+	if len(c.Changes()) > 0 {
+		return nil, errors.New("counter: a snapshot of unsaved changes")
+	}
 	return fmt.Appendf(nil, "%d %s", c.count, c.trail), nil
 }
 

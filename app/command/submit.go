@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
@@ -316,7 +317,9 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if len(changes) > 0 {
 		after := h.extended(stored[:len(changes)], changes)
 		r.cache.put(stream, after)
-		// Before settle hands agg back: once back, a reader (Read) may borrow it.
+		// agg's changes are history now, so it can be snapshotted; and before settle hands it
+		// back, as once back a reader (Read) may borrow it.
+		aggregate.Load(agg, agg.Version())
 		r.maybeSnapshot(ctx, stream, agg, after)
 		settle(r, stream, agg, true)
 	} else {

@@ -121,7 +121,14 @@ func (f *longAccount) runner() *command.Runner {
 	return command.NewRunner(f.store, f.codec, command.WithLogger(f.quiet), money.Snapshots(money.SnapshotEvery))
 }
 
-func newLongAccount(b *testing.B) *longAccount {
+// TestALongAccountsCommandLeavesItsSnapshot: a command that takes a money stream past the
+// snapshot interval saves the account's snapshot (newLongAccount fails without one).
+func TestALongAccountsCommandLeavesItsSnapshot(t *testing.T) {
+	t.Parallel()
+	newLongAccount(t)
+}
+
+func newLongAccount(b testing.TB) *longAccount {
 	b.Helper()
 	ctx := context.Background()
 	pool := pgtest.NewPool(b)
