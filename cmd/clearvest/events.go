@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -494,91 +495,110 @@ func rereaderOf(verifiers []logVerifier, stream eventstore.StreamID) streamVerif
 	return nil
 }
 
-// streamPage is one page of a stream read again. The reader fills envs; a decoder then
-// replaces them with the events that decode, in events, and closes decoded. end marks the
-// stream's last page. failed lists the events left out for not decoding, when this read is the
-// one to report them (report).
+// streamPage is one page of a stream read again: the events that decoded, in events beside their
+// envelopes. end marks the stream's last page. failed lists the events left out for not
+// decoding, when this read is the one to report them (report).
 type streamPage struct {
-	stream  eventstore.StreamID
-	envs    []eventstore.Envelope
-	events  []aggregate.Event
-	failed  []string
-	report  bool
-	end     bool
-	decoded chan struct{}
+	stream eventstore.StreamID
+	envs   []eventstore.Envelope
+	events []aggregate.Event
+	failed []string
+	report bool
+	end    bool
+}
+
+// streamSlot is one stream of the second read: its reader sends the stream's pages, in version
+// order, and closes pages after the last.
+type streamSlot struct {
+	read  streamRead
+	pages chan *streamPage
 }
 
 // verifyStreams reads the streams v names again, oldest version first, and hands their events
-// up to position last (what the read in position order covered) to v. Three stages overlap: one
-// goroutine reads the pages, one decoder per CPU decodes them (decoding was half of the second
-// read's time), and v checks them in the order they were read. At most a few pages per stage
-// are in memory. For the streams reports names, the first read left decoding to this one
-// (decodedLater), which then reports the events that do not decode or whose metadata does not
-// open.
+// up to position last (what the read in position order covered) to v, stream after stream in
+// the order v named them. Several readers, each on a connection of its own, read and decode
+// streams at once, since a reader waits for the database as long as it works; v checks their
+// pages in order. At most a few streams are ahead of v, each with at most two pages read. For
+// the streams reports names, the first read left decoding to this one (decodedLater), which then
+// reports the events that do not decode or whose metadata does not open.
 func verifyStreams(ctx context.Context, store eventstore.Store, registry *eventstore.Registry, fails *failureList, v streamVerifier, last int64,
 	reports func(eventstore.StreamID) bool) error {
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	decoders := runtime.GOMAXPROCS(0)
-	inOrder := make(chan *streamPage, 2*decoders)
-	toDecode := make(chan *streamPage, 2*decoders)
-	readErr := make(chan error, 1)
+	readers := runtime.GOMAXPROCS(0) + 1
+	inOrder := make(chan *streamSlot, 2*readers) // to v, in the streams' order
+	toRead := make(chan *streamSlot)             // to the readers
+	var (
+		readErr  error
+		failOnce sync.Once
+	)
+	fail := func(err error) {
+		failOnce.Do(func() { readErr = err; cancel() })
+	}
 	go func() {
 		defer close(inOrder)
-		defer close(toDecode)
-		send := func(p *streamPage) error {
-			p.decoded = make(chan struct{})
-			for _, ch := range []chan *streamPage{toDecode, inOrder} {
-				select {
-				case ch <- p:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-			return nil
-		}
+		defer close(toRead)
 		for _, r := range v.Streams() {
-			if err := readStream(ctx, store, registry, r, last, reports(r.Stream), send); err != nil {
-				readErr <- err
-				return
+			slot := &streamSlot{read: r, pages: make(chan *streamPage, 2)}
+			// In order first: a slot any reader holds is one v will come to.
+			for _, ch := range []chan *streamSlot{inOrder, toRead} {
+				select {
+				case ch <- slot:
+				case <-ctx.Done():
+					close(slot.pages)
+					return
+				}
 			}
 		}
 	}()
-	for range decoders {
-		go func() {
-			for p := range toDecode {
-				decodePage(registry, p)
-				close(p.decoded)
+	var wg sync.WaitGroup
+	for range readers {
+		wg.Go(func() {
+			for slot := range toRead {
+				send := func(p *streamPage) error {
+					decodePage(registry, p)
+					select {
+					case slot.pages <- p:
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				if err := readStream(ctx, store, registry, slot.read, last, reports(slot.read.Stream), send); err != nil {
+					fail(err)
+				}
+				close(slot.pages)
 			}
-		}()
+		})
 	}
-	for p := range inOrder {
-		select {
-		case <-p.decoded:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		for _, f := range p.failed {
-			fails.add("%s", f)
-		}
-		for i, e := range p.envs {
-			at := eventAt(&p.envs[i])
-			for _, err := range joined(v.ObserveStream(e, p.events[i])) {
-				fails.add("%s: %s: %v", at, v.Name(), err)
+	for slot := range inOrder {
+		for p := range slot.pages {
+			for _, f := range p.failed {
+				fails.add("%s", f)
+			}
+			for i, e := range p.envs {
+				at := eventAt(&p.envs[i])
+				for _, err := range joined(v.ObserveStream(e, p.events[i])) {
+					fails.add("%s: %s: %v", at, v.Name(), err)
+				}
+			}
+			if p.end {
+				for _, err := range joined(v.EndStream(p.stream)) {
+					fails.add("%s: %v", v.Name(), err)
+				}
 			}
 		}
-		if p.end {
-			for _, err := range joined(v.EndStream(p.stream)) {
-				fails.add("%s: %v", v.Name(), err)
-			}
+		if ctx.Err() != nil {
+			break
 		}
 	}
-	select {
-	case err := <-readErr:
-		return err
-	default:
-		return ctx.Err()
+	cancel() // the readers and the dispatcher stop, if a failure left them anything
+	wg.Wait()
+	if readErr != nil {
+		return readErr
 	}
+	return parent.Err()
 }
 
 // readStream sends r's stream, by version, to send, leaving out events after position last and
