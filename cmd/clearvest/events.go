@@ -317,7 +317,8 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 	latest := opts.Now.Add(maxClockSkew)
 	readCtx, stopReading := context.WithCancel(ctx)
 	defer stopReading()
-	pages, readErr := readAhead(readCtx, store, decodedLaterCategories(opts.Verifiers))
+	later := decodedLater(opts.Verifiers)
+	pages, readErr := readAhead(readCtx, store, later)
 	for page := range pages {
 		for i, e := range page {
 			count++
@@ -342,7 +343,7 @@ func verifyEvents(ctx context.Context, store eventstore.Store, registry *eventst
 				fails.add("%s: unknown event type %q: no registered Go type decodes it", at, e.Type)
 				continue
 			}
-			if decodedLater(opts.Verifiers, e.StreamID) {
+			if slices.Contains(later, e.StreamID.Category()) {
 				// Decoded, and its metadata opened, when its stream is read again: once is enough.
 				for _, v := range opts.Verifiers {
 					for _, err := range joined(v.Observe(e, nil)) {
@@ -458,21 +459,11 @@ func readAhead(ctx context.Context, store eventstore.Store, bare []string) (<-ch
 	return pages, done
 }
 
-// decodedLater reports whether the events of stream are decoded in the second read rather than
-// the first: when a stream verifier reads the stream again anyway, and every verifier is one (a
+// decodedLater lists the stream categories whose events are decoded in the second read rather
+// than the first: those a stream verifier reads again anyway, when every verifier is one (a
 // stream verifier's Observe only notes the streams, so it is handed no event). Decoding money
 // events once instead of twice is most of what the second read would otherwise add.
-func decodedLater(verifiers []logVerifier, stream eventstore.StreamID) bool {
-	for _, v := range verifiers {
-		if _, ok := v.(streamVerifier); !ok {
-			return false
-		}
-	}
-	return rereaderOf(verifiers, stream) != nil
-}
-
-// decodedLaterCategories lists the stream categories whose events decodedLater holds for.
-func decodedLaterCategories(verifiers []logVerifier) []string {
+func decodedLater(verifiers []logVerifier) []string {
 	var categories []string
 	for _, v := range verifiers {
 		sv, ok := v.(streamVerifier)
