@@ -317,11 +317,10 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if len(changes) > 0 {
 		after := h.extended(stored[:len(changes)], changes)
 		r.cache.put(stream, after)
-		// agg's changes are history now, so it can be snapshotted; and before settle hands it
-		// back, as once back a reader (Read) may borrow it.
-		aggregate.Load(agg, agg.Version())
+		aggregate.Load(agg, agg.Version()) // its changes are history now, which a snapshot needs
+		// Before the cache gets agg back: once back, a reader (Read) may borrow it.
 		r.maybeSnapshot(ctx, stream, agg, after)
-		settle(r, stream, agg, true)
+		r.cache.giveBack(stream, agg)
 	} else {
 		settle(r, stream, agg, false)
 	}
