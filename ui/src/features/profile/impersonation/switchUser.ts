@@ -7,7 +7,13 @@ import { useCurrentUser } from '../../auth/session';
 // After starting or leaving a view-as-user session the cookie names someone else. First the
 // signed-in user is read again, so the next page renders as, and asks only what, the new person
 // may; then the page changes.
+// A read of the user already under way (a live refresh, say) was sent with the previous person's
+// cookie, and RTK Query hands a forced read that answer instead of asking again: the page would
+// go on as the previous person, and ask their questions with the new person's cookie. So that
+// read is waited for first, and the user is then read as the new person.
 export async function switchUser(dispatch: AppDispatch, go: () => void) {
+  const earlier = dispatch(api.util.getRunningQueryThunk('getUser', {}));
+  if (earlier) await earlier;
   await dispatch(api.endpoints.getUser.initiate({}, { forceRefetch: true, subscribe: false }));
   go();
 }
