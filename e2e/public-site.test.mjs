@@ -3,11 +3,13 @@
 // desktop size, as a signed-out visitor. Each arrives as HTML with its own title, canonical link
 // and heading before any script runs, hydrates without a console error or warning (a hydration
 // mismatch would be one) and keeps the server's markup, and passes axe. Unknown paths answer 404
-// with the app's "Page not found"; the pages of the app answer 200. Screenshots land in
-// test-output/screenshots/. Same environment as smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH).
+// with the app's "Page not found"; the pages of the app answer 200. Same environment as
+// smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH); E2E_SCREENSHOT_DIR, when set, receives a full-page
+// screenshot of every page checked.
 // See docs/public-site.md.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
@@ -17,7 +19,9 @@ const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
   desktop: { viewport: { width: 1280, height: 800 } },
 };
-const SCREENSHOTS = new URL('../test-output/screenshots/', import.meta.url);
+const SHOTS = process.env.E2E_SCREENSHOT_DIR;
+// Screenshots are for people looking at the pages; the checks never read them.
+const shoot = (page, name, options = {}) => (SHOTS ? page.screenshot({ path: join(SHOTS, name), ...options }) : undefined);
 
 const get = (path) => fetch(url(path), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS), redirect: 'manual' });
 const slug = (path) => (path === '/' ? 'home' : path.slice(1).replace(/[^A-Za-z0-9-]+/g, '_'));
@@ -35,7 +39,7 @@ describe(`public site against ${BASE_URL}`, () => {
     }
     assert.equal(response.status, 200, 'the UI build serves its route manifest');
     ({ routes } = await response.json());
-    await mkdir(SCREENSHOTS, { recursive: true });
+    if (SHOTS) await mkdir(SHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
   });
 
@@ -155,7 +159,7 @@ describe(`public site against ${BASE_URL}`, () => {
           assert.match(title, /Clearvest$/, `${path}: document title`);
           assert.equal(title, await page.evaluate(() => document.querySelector('title')?.textContent), path);
           await expectAccessible(page, `${path} (${size})`);
-          await page.screenshot({ path: new URL(`${slug(path)}-${size}.png`, SCREENSHOTS).pathname, fullPage: true });
+          await shoot(page, `${slug(path)}-${size}.png`, { fullPage: true });
           assert.deepEqual(problems, [], `${path} (${size}): console errors or warnings`);
         } finally {
           await context.close();
@@ -210,7 +214,7 @@ describe(`public site against ${BASE_URL}`, () => {
           for (const part of parts) assert.ok(text.includes(part), `item ${i}: "${part}" in ${JSON.stringify(text)}`);
         }
         assert.ok(!(await page.locator('main').innerText()).includes('Loading'), 'nothing on the page is still loading');
-        await page.screenshot({ path: new URL(`${slug(live.path)}-no-javascript-phone.png`, SCREENSHOTS).pathname, fullPage: true });
+        await shoot(page, `${slug(live.path)}-no-javascript-phone.png`, { fullPage: true });
       } finally {
         await context.close();
       }
@@ -266,7 +270,7 @@ describe(`public site against ${BASE_URL}`, () => {
       assert.equal(response.status(), 404);
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
       await expectAccessible(page, 'the 404 page');
-      await page.screenshot({ path: new URL('not-found-desktop.png', SCREENSHOTS).pathname });
+      await shoot(page, 'not-found-desktop.png');
       // The browser reports the document's own 404 in the console; nothing else may appear.
       const others = problems.filter((problem) => !/status of 404/.test(problem));
       assert.deepEqual(others, []);

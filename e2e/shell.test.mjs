@@ -3,8 +3,10 @@
 // account menu holding Log out; on a phone a bottom bar, an account sheet and nothing hidden
 // under either bar; for staff every queue with the server's pending count and none of the
 // investor's prompts; a visitor still gets the marketing navbar. axe audits each.
+// E2E_SCREENSHOT_DIR, when set, receives the staff dashboard on a desktop and a phone.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { url } from './browser.mjs';
@@ -24,6 +26,7 @@ import {
   withSuiteBrowser,
 } from './flows.mjs';
 
+const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 860 };
 
@@ -262,14 +265,16 @@ describe('app shell', () => {
           const waitingDeposits = waiting.getByRole('link', { name: /^Deposits\s*: \d+ waiting$/ });
           assert.ok(Number(await waitingDeposits.locator('.waiting__count').innerText()) >= 1, 'the pending deposit is counted');
           await expectAccessible(page, 'the staff dashboard (desktop)');
-          await mkdir(new URL('../test-output/screenshots/', import.meta.url), { recursive: true });
-          await page.screenshot({ path: new URL('../test-output/screenshots/staff-dashboard-desktop.png', import.meta.url).pathname });
+          if (SHOTS) {
+            await mkdir(SHOTS, { recursive: true });
+            await page.screenshot({ path: join(SHOTS, 'staff-dashboard-desktop.png') });
+          }
           await page.setViewportSize(PHONE);
           await waiting.scrollIntoViewIfNeeded();
           await expectAccessible(page, 'the staff dashboard (phone)');
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `the dashboard is ${overflow}px wider than a phone`);
-          await page.screenshot({ path: new URL('../test-output/screenshots/staff-dashboard-phone.png', import.meta.url).pathname, fullPage: true });
+          if (SHOTS) await page.screenshot({ path: join(SHOTS, 'staff-dashboard-phone.png'), fullPage: true });
           await page.setViewportSize(DESKTOP);
           await waitingDeposits.click();
           await heading(page, 'Pending Deposits').waitFor();
