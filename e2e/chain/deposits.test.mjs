@@ -21,10 +21,10 @@ const TOKEN = process.env.E2E_CHAIN_TOKEN;
 // two rounds.
 const LIVE = { timeout: 30_000 };
 
-// With E2E_SCREENS_DIR set, the steps are photographed on a desktop and on a phone, for a person
+// With E2E_SCREENSHOT_DIR set, the steps are photographed on a desktop and on a phone, for a person
 // to look at (not compared by the test).
 async function photograph(page, name) {
-  const dir = process.env.E2E_SCREENS_DIR;
+  const dir = process.env.E2E_SCREENSHOT_DIR;
   if (!dir) return;
   const size = page.viewportSize();
   await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
