@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -310,6 +310,15 @@ async function runAxe(page) {
       targets: nodes.map((node) => node.target.join(' ')),
     }));
   });
+}
+
+// A screenshot for a person to look at, in E2E_SCREENSHOT_DIR when it is set; without it, none
+// is taken, as no check reads them.
+export async function screenshot(page, name, options = {}) {
+  const dir = process.env.E2E_SCREENSHOT_DIR;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, name), ...options });
 }
 
 export async function expectAccessible(page, where) {

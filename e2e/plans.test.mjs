@@ -6,16 +6,13 @@
 // smoke.test.mjs (E2E_BASE_URL, CHROMIUM_PATH); E2E_SCREENSHOT_DIR, when set, receives a
 // screenshot of the page without JavaScript.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url } from './browser.mjs';
-import { expectAccessible, heading, withBrowser, withSuiteBrowser } from './flows.mjs';
+import { expectAccessible, heading, screenshot, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
 // The demo plans as docs/plans.md lists them: name, range, term, rate for the term, APR and the
 // worked example for the minimum.
@@ -99,10 +96,7 @@ describe(`plans page against ${BASE_URL}`, () => {
       }
       await page.getByRole('heading', { level: 2, name: 'Know the risks before you invest' }).waitFor();
       assert.ok(!(await page.content()).includes('Loading'), 'nothing on the page is still loading');
-      if (SHOTS) {
-        await mkdir(SHOTS, { recursive: true });
-        await page.screenshot({ path: join(SHOTS, 'investment-plans-no-javascript-phone.png'), fullPage: true });
-      }
+      await screenshot(page, 'investment-plans-no-javascript-phone.png', { fullPage: true });
     } finally {
       await context.close();
     }

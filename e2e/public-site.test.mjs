@@ -8,20 +8,15 @@
 // screenshot of every page checked.
 // See docs/public-site.md.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, chromium, CONTEXT_DEFAULTS, STEP_TIMEOUT_MS, url, waitForAppOnLoad } from './browser.mjs';
-import { expectAccessible } from './flows.mjs';
+import { expectAccessible, screenshot } from './flows.mjs';
 
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
   desktop: { viewport: { width: 1280, height: 800 } },
 };
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-// Screenshots are for people looking at the pages; the checks never read them.
-const shoot = (page, name, options = {}) => (SHOTS ? page.screenshot({ path: join(SHOTS, name), ...options }) : undefined);
 
 const get = (path) => fetch(url(path), { signal: AbortSignal.timeout(STEP_TIMEOUT_MS), redirect: 'manual' });
 const slug = (path) => (path === '/' ? 'home' : path.slice(1).replace(/[^A-Za-z0-9-]+/g, '_'));
@@ -39,7 +34,6 @@ describe(`public site against ${BASE_URL}`, () => {
     }
     assert.equal(response.status, 200, 'the UI build serves its route manifest');
     ({ routes } = await response.json());
-    if (SHOTS) await mkdir(SHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
   });
 
@@ -159,7 +153,7 @@ describe(`public site against ${BASE_URL}`, () => {
           assert.match(title, /Clearvest$/, `${path}: document title`);
           assert.equal(title, await page.evaluate(() => document.querySelector('title')?.textContent), path);
           await expectAccessible(page, `${path} (${size})`);
-          await shoot(page, `${slug(path)}-${size}.png`, { fullPage: true });
+          await screenshot(page, `${slug(path)}-${size}.png`, { fullPage: true });
           assert.deepEqual(problems, [], `${path} (${size}): console errors or warnings`);
         } finally {
           await context.close();
@@ -214,7 +208,7 @@ describe(`public site against ${BASE_URL}`, () => {
           for (const part of parts) assert.ok(text.includes(part), `item ${i}: "${part}" in ${JSON.stringify(text)}`);
         }
         assert.ok(!(await page.locator('main').innerText()).includes('Loading'), 'nothing on the page is still loading');
-        await shoot(page, `${slug(live.path)}-no-javascript-phone.png`, { fullPage: true });
+        await screenshot(page, `${slug(live.path)}-no-javascript-phone.png`, { fullPage: true });
       } finally {
         await context.close();
       }
@@ -270,7 +264,7 @@ describe(`public site against ${BASE_URL}`, () => {
       assert.equal(response.status(), 404);
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
       await expectAccessible(page, 'the 404 page');
-      await shoot(page, 'not-found-desktop.png');
+      await screenshot(page, 'not-found-desktop.png');
       // The browser reports the document's own 404 in the console; nothing else may appear.
       const others = problems.filter((problem) => !/status of 404/.test(problem));
       assert.deepEqual(others, []);

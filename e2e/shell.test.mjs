@@ -5,8 +5,6 @@
 // investor's prompts; a visitor still gets the marketing navbar. axe audits each.
 // E2E_SCREENSHOT_DIR, when set, receives the staff dashboard on a desktop and a phone.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { url } from './browser.mjs';
@@ -21,12 +19,12 @@ import {
   openAccountMenu,
   registerVerified,
   requestDeposit,
+  screenshot,
   uniqueEmail,
   withBrowser,
   withSuiteBrowser,
 } from './flows.mjs';
 
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 860 };
 
@@ -265,16 +263,13 @@ describe('app shell', () => {
           const waitingDeposits = waiting.getByRole('link', { name: /^Deposits\s*: \d+ waiting$/ });
           assert.ok(Number(await waitingDeposits.locator('.waiting__count').innerText()) >= 1, 'the pending deposit is counted');
           await expectAccessible(page, 'the staff dashboard (desktop)');
-          if (SHOTS) {
-            await mkdir(SHOTS, { recursive: true });
-            await page.screenshot({ path: join(SHOTS, 'staff-dashboard-desktop.png') });
-          }
+          await screenshot(page, 'staff-dashboard-desktop.png');
           await page.setViewportSize(PHONE);
           await waiting.scrollIntoViewIfNeeded();
           await expectAccessible(page, 'the staff dashboard (phone)');
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `the dashboard is ${overflow}px wider than a phone`);
-          if (SHOTS) await page.screenshot({ path: join(SHOTS, 'staff-dashboard-phone.png'), fullPage: true });
+          await screenshot(page, 'staff-dashboard-phone.png', { fullPage: true });
           await page.setViewportSize(DESKTOP);
           await waitingDeposits.click();
           await heading(page, 'Pending Deposits').waitFor();
