@@ -40,13 +40,6 @@ func NewDatabase(t testing.TB) string {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
-	// A commit need not wait for its WAL to reach the disk: a test database never outlives a
-	// crash of its server, and the waits were most of the Go tests' time on a server with fsync
-	// on. Commits stay atomic and in order, so no test sees anything a durable commit would not
-	// show it.
-	if _, err := conn.Exec(ctx, "ALTER DATABASE "+name+" SET synchronous_commit = off"); err != nil {
-		t.Fatalf("configure test database: %v", err)
-	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
