@@ -5,12 +5,18 @@ import { i18n } from '../i18n';
 // Browsers resolve a relative Request URL against the page; Node's Request does not, and the
 // jsdom environment keeps Node's. Resolving against jsdom's location keeps baseUrl '/api' as in
 // production instead of bending the app for tests.
-const NodeRequest = globalThis.Request;
-globalThis.Request = class extends NodeRequest {
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
-  }
-};
+// Files that share a worker run this setup again in the same global scope; the mark keeps one
+// wrapper instead of a chain of them.
+const resolvesAgainstPage = Symbol.for('clearvest.test.requestResolvesAgainstPage');
+if (!(resolvesAgainstPage in globalThis.Request)) {
+  const NodeRequest = globalThis.Request;
+  globalThis.Request = class extends NodeRequest {
+    static [resolvesAgainstPage] = true;
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
+    }
+  };
+}
 
 // Pages are lazy chunks; the first import of one in a test file compiles it, which can take
 // longer than the default second on a busy machine.
