@@ -18,7 +18,6 @@ import (
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 )
@@ -39,10 +38,7 @@ type IdentityApp struct {
 // NewIdentityApp migrates a fresh database and wires the store, codec and cipher.
 func NewIdentityApp(t *testing.T) *IdentityApp {
 	t.Helper()
-	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, projections.Migrations, pii.Migrations); err != nil {
-		t.Fatal(err)
-	}
+	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations, pii.Migrations)
 	store := postgres.New(pool)
 	t.Cleanup(store.Close)
 	cipher, err := pii.New(pool, bytes.Repeat([]byte{3}, 32))

@@ -11,7 +11,6 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 )
@@ -31,10 +30,7 @@ type MoneyApp struct {
 // NewMoneyApp migrates a fresh database and wires the store and codec.
 func NewMoneyApp(t *testing.T) *MoneyApp {
 	t.Helper()
-	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations, projections.Migrations); err != nil {
-		t.Fatal(err)
-	}
+	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations)
 	store := postgres.New(pool)
 	t.Cleanup(store.Close)
 	codec := eventstore.NewRegistry()

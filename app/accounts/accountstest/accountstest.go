@@ -135,7 +135,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	return build(t, pgtest.NewDatabase(t), secret, o)
+	return build(t, pgtest.NewMigratedDatabase(t, append(baseMigrations(), o.migrations...)...), secret, o)
 }
 
 // SecondProcess is another server process on the same database: its own pool, event store,
@@ -148,6 +148,12 @@ func (e *Env) SecondProcess(t testing.TB, opts ...Option) *Env {
 		f(&o)
 	}
 	return build(t, e.dbURL, e.Secret, o)
+}
+
+// baseMigrations are the tables every environment has; WithMigrations adds a test's own.
+func baseMigrations() []pgmigrate.Set {
+	return []pgmigrate.Set{postgres.Migrations, projections.Migrations, pii.Migrations,
+		auth.Migrations, mail.Migrations, accounts.Migrations, idempotency.Migrations}
 }
 
 func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
@@ -163,8 +169,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 		t.Fatalf("pool: %v", err)
 	}
 	t.Cleanup(pool.Close)
-	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, projections.Migrations, pii.Migrations,
-		auth.Migrations, mail.Migrations, accounts.Migrations, idempotency.Migrations); err != nil {
+	if err := pgmigrate.Apply(ctx, pool, baseMigrations()...); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	cipher, err := pii.New(pool, secret)

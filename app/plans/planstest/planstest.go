@@ -17,7 +17,6 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	projplans "clearvest/projections/plans"
@@ -39,10 +38,7 @@ type Env struct {
 func New(t *testing.T, c clock.Clock) *Env {
 	t.Helper()
 	ctx := context.Background()
-	pool := pgtest.NewPool(t)
-	if err := pgmigrate.Apply(ctx, pool, postgres.Migrations, projections.Migrations, plans.Migrations); err != nil {
-		t.Fatal(err)
-	}
+	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations, plans.Migrations)
 	logger := slog.New(slog.DiscardHandler)
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	t.Cleanup(store.Close)

@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgmigrate"
 	"clearvest/platform/pgtest"
 )
 
@@ -16,11 +15,7 @@ import (
 // default of max(4, cores).
 func Pool(b testing.TB) *pgxpool.Pool {
 	b.Helper()
-	pool := PoolAt(b, pgtest.NewDatabase(b))
-	if err := pgmigrate.Apply(context.Background(), pool, postgres.Migrations); err != nil {
-		b.Fatal(err)
-	}
-	return pool
+	return PoolAt(b, pgtest.NewMigratedDatabase(b, postgres.Migrations))
 }
 
 // PoolAt opens a pool sized like serve's on the database url names, closed when b ends.
