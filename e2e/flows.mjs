@@ -358,6 +358,51 @@ export async function registerVerified(page, details) {
   await page.getByRole('heading', { name: 'E-mail verified' }).waitFor();
 }
 
+// ---- The same outcomes through the API, for tests whose subject comes after them ---------------
+// The sign-up, verification and sign-in pages have their own tests (identity.test.mjs); a test
+// about deposits or the staff console only needs someone signed in. These make the account or
+// the session through the API with the browser profile's cookies, as the pages would, and leave
+// the page on a plain file of the site (robots.txt): same origin, so api() works, without
+// loading the app. The test then opens the page it is about.
+
+async function onSite(page) {
+  if (new URL(page.url()).origin !== new URL(BASE_URL).origin) await page.goto(url('/robots.txt'));
+}
+
+// registerVerified's outcome: the person on `page` is signed in with a verified address.
+export async function signUpVerified(page, { name = 'Erin Example', email, password = PASSWORD, referral } = {}) {
+  await onSite(page);
+  const mark = await mailMark();
+  const made = await api(page, 'POST', '/api/users/register', {
+    name,
+    email,
+    password,
+    confirmPassword: password,
+    phone: '+447700900123',
+    country: 'GB',
+    acceptTerms: true,
+    ...(referral ? { referralCode: referral } : {}),
+  });
+  assert.equal(made.status, 201, `register ${email}: ${JSON.stringify(made.body)}`);
+  const link = new URL(linkIn(await waitForMail(email, { mark, subject: /confirm|verif/i }), '/verify/'));
+  const verified = await api(page, 'PATCH', `/api/users/verifyUser/${link.pathname.slice('/verify/'.length)}`);
+  assert.equal(verified.status, 200, `verify ${email}: ${JSON.stringify(verified.body)}`);
+}
+
+// login's outcome: signed in, with the e-mailed code when this browser is new to the account.
+export async function signIn(page, email, password) {
+  await onSite(page);
+  const mark = await mailMark();
+  const first = await api(page, 'POST', '/api/users/login', { email, password });
+  if (first.status === 202 && first.body?.status === 'new_device') {
+    const code = codeIn(await waitForMail(email, { mark, subject: /code/i }));
+    const done = await api(page, 'POST', `/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: code });
+    assert.equal(done.status, 200, `sign in ${email} with the code: ${JSON.stringify(done.body)}`);
+    return;
+  }
+  assert.equal(first.status, 200, `sign in ${email}: ${JSON.stringify(first.body)}`);
+}
+
 // A USDT deposit of `amount` dollars requested through the API by the investor signed in on
 // `page` (the deposit page has its own test); it stays pending.
 export async function requestDeposit(page, amount) {

@@ -18,7 +18,7 @@ import (
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
+	"clearvest/platform/pgmigrate/pgmigratetest"
 	"clearvest/projections"
 )
 
@@ -38,7 +38,7 @@ type IdentityApp struct {
 // NewIdentityApp migrates a fresh database and wires the store, codec and cipher.
 func NewIdentityApp(t *testing.T) *IdentityApp {
 	t.Helper()
-	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations, pii.Migrations)
+	pool := pgmigratetest.NewPool(t, postgres.Migrations, projections.Migrations, pii.Migrations)
 	store := postgres.New(pool)
 	t.Cleanup(store.Close)
 	cipher, err := pii.New(pool, bytes.Repeat([]byte{3}, 32))

@@ -11,7 +11,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
+	"clearvest/platform/pgmigrate/pgmigratetest"
 	"clearvest/projections"
 )
 
@@ -30,7 +30,7 @@ type MoneyApp struct {
 // NewMoneyApp migrates a fresh database and wires the store and codec.
 func NewMoneyApp(t *testing.T) *MoneyApp {
 	t.Helper()
-	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations)
+	pool := pgmigratetest.NewPool(t, postgres.Migrations, projections.Migrations)
 	store := postgres.New(pool)
 	t.Cleanup(store.Close)
 	codec := eventstore.NewRegistry()

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -14,26 +13,32 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"clearvest/platform/pgmigrate"
 )
 
-// NewMigratedDatabase is NewDatabase with sets already applied. Applying a service's migrations
-// costs about 0.3 s per test environment; copying a database that has them (CREATE DATABASE …
-// TEMPLATE) costs what creating an empty one does. The template is built once per server for
-// each content of the sets, by whichever test process asks first, and is named after that
-// content, so a changed migration gets a new template and never a stale one.
-func NewMigratedDatabase(t testing.TB, sets ...pgmigrate.Set) string {
+// Schema is what a template database holds. Tests that ask for the same Name share one
+// template on the server, replaced when Version changes; Apply makes the schema in an empty
+// database. platform/pgmigrate/pgmigratetest makes one from migration sets.
+type Schema struct {
+	Name, Version string
+	Apply         func(ctx context.Context, pool *pgxpool.Pool) error
+}
+
+// NewDatabaseWith is NewDatabase with the schema already there. Applying a service's
+// migrations costs about 0.3 s per test environment; copying a database that has them (CREATE
+// DATABASE … TEMPLATE) costs what creating an empty one does. The template is built once per
+// server for each version of the schema, by whichever test process asks first, and is named
+// after that version, so a changed migration gets a new template and never a stale one.
+func NewDatabaseWith(t testing.TB, schema Schema) string {
 	t.Helper()
 	srv := testServer(t)
-	tpl := templateFor(sets)
+	tpl := templateFor(schema)
 	for attempt := 0; ; attempt++ {
-		name, err := tpl.ready(srv, sets)
+		name, err := tpl.ready(srv)
 		if err != nil {
-			t.Fatalf("template database: %v", err)
+			t.Fatalf("template database for %s: %v", schema.Name, err)
 		}
 		url, err := create(t, srv, name)
-		// Another checkout with other migrations may have replaced this family's template since.
+		// Another checkout with other migrations may have replaced this schema's template since.
 		if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "3D000" && attempt == 0 {
 			tpl.forget()
 			continue
@@ -45,10 +50,10 @@ func NewMigratedDatabase(t testing.TB, sets ...pgmigrate.Set) string {
 	}
 }
 
-// NewMigratedPool is NewMigratedDatabase with a pool on it, closed when the test ends.
-func NewMigratedPool(t testing.TB, sets ...pgmigrate.Set) *pgxpool.Pool {
+// NewPoolWith is NewDatabaseWith with a pool on it, closed when the test ends.
+func NewPoolWith(t testing.TB, schema Schema) *pgxpool.Pool {
 	t.Helper()
-	pool, err := pgxpool.New(context.Background(), NewMigratedDatabase(t, sets...))
+	pool, err := pgxpool.New(context.Background(), NewDatabaseWith(t, schema))
 	if err != nil {
 		t.Fatalf("pool: %v", err)
 	}
@@ -56,11 +61,12 @@ func NewMigratedPool(t testing.TB, sets ...pgmigrate.Set) *pgxpool.Pool {
 	return pool
 }
 
-// template is one template database: a family (which sets, by name) and a content (what they
-// hold). A family keeps one template, so a server does not collect copies of old migrations.
+// template is one template database: a schema's name and version. A schema keeps one template,
+// so a server does not collect copies of old migrations.
 type template struct {
 	family, name string
 	lockKey      int64
+	apply        func(ctx context.Context, pool *pgxpool.Pool) error
 
 	mu    sync.Mutex
 	built bool
@@ -71,24 +77,17 @@ var (
 	templates   = map[string]*template{}
 )
 
-func templateFor(sets []pgmigrate.Set) *template {
-	family, content := sha256.New(), sha256.New()
-	for _, s := range sets {
-		fmt.Fprintf(family, "%s\x00", s.Name)
-		fmt.Fprintf(content, "%s\x00", s.Name)
-		for _, m := range s.Migrations {
-			fmt.Fprintf(content, "%d\x00%s\x00%s\x00", m.Version, m.Name, m.SQL)
-		}
-	}
-	f := hex.EncodeToString(family.Sum(nil))[:12]
-	c := content.Sum(nil)
-	name := "cvtpl_" + f + "_" + hex.EncodeToString(c)[:12]
+func templateFor(schema Schema) *template {
+	family := sha256.Sum256([]byte(schema.Name))
+	version := sha256.Sum256([]byte(schema.Name + "\x00" + schema.Version))
+	prefix := "cvtpl_" + hex.EncodeToString(family[:])[:12] + "_"
+	name := prefix + hex.EncodeToString(version[:])[:12]
 	templatesMu.Lock()
 	defer templatesMu.Unlock()
 	if tpl, ok := templates[name]; ok {
 		return tpl
 	}
-	tpl := &template{family: "cvtpl_" + f + "_", name: name, lockKey: int64(binary.BigEndian.Uint64(c[:8]) >> 1)}
+	tpl := &template{family: prefix, name: name, lockKey: int64(binary.BigEndian.Uint64(version[:8]) >> 1), apply: schema.Apply}
 	templates[name] = tpl
 	return tpl
 }
@@ -100,7 +99,7 @@ func (tpl *template) forget() {
 }
 
 // ready returns the template's name once it exists on the server, building it if no process has.
-func (tpl *template) ready(srv server, sets []pgmigrate.Set) (string, error) {
+func (tpl *template) ready(srv server) (string, error) {
 	tpl.mu.Lock()
 	defer tpl.mu.Unlock()
 	if tpl.built {
@@ -123,7 +122,7 @@ func (tpl *template) ready(srv server, sets []pgmigrate.Set) (string, error) {
 		return "", err
 	}
 	if !exists {
-		if err := tpl.build(ctx, conn, srv, sets); err != nil {
+		if err := tpl.build(ctx, conn, srv); err != nil {
 			return "", err
 		}
 	}
@@ -131,9 +130,9 @@ func (tpl *template) ready(srv server, sets []pgmigrate.Set) (string, error) {
 	return tpl.name, nil
 }
 
-// build migrates a database under a test database's name and renames it only when complete, so
-// an interrupted build leaves no half-migrated template behind.
-func (tpl *template) build(ctx context.Context, conn *pgx.Conn, srv server, sets []pgmigrate.Set) error {
+// build makes the schema in a database under a test database's name and renames it only when complete, so
+// an interrupted build leaves no half-made template behind.
+func (tpl *template) build(ctx context.Context, conn *pgx.Conn, srv server) error {
 	work := randomName()
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+work); err != nil {
 		return err
@@ -144,7 +143,7 @@ func (tpl *template) build(ctx context.Context, conn *pgx.Conn, srv server, sets
 		drop(work)
 		return err
 	}
-	err = pgmigrate.Apply(ctx, pool, sets...)
+	err = tpl.apply(ctx, pool)
 	pool.Close()
 	if err != nil {
 		drop(work)

@@ -4,15 +4,21 @@ import (
 	"context"
 	"testing"
 
-	"clearvest/platform/pgmigrate"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-func TestMigratedDatabasesAreIndependentCopies(t *testing.T) {
+func notes(sql string) func(ctx context.Context, pool *pgxpool.Pool) error {
+	return func(ctx context.Context, pool *pgxpool.Pool) error {
+		_, err := pool.Exec(ctx, sql)
+		return err
+	}
+}
+
+func TestTemplateCopiesAreIndependentAndFollowTheVersion(t *testing.T) {
 	ctx := context.Background()
-	set := pgmigrate.Set{Name: "pgtest_" + randomName(), Migrations: []pgmigrate.Migration{
-		{Version: 1, Name: "0001_notes.sql", SQL: `CREATE TABLE notes (body text NOT NULL)`},
-	}}
-	a, b := NewMigratedPool(t, set), NewMigratedPool(t, set)
+	schema := Schema{Name: randomName(), Version: "1", Apply: notes(`CREATE TABLE notes (body text NOT NULL)`)}
+	a, b := NewPoolWith(t, schema), NewPoolWith(t, schema)
 	if _, err := a.Exec(ctx, `INSERT INTO notes VALUES ('only in a')`); err != nil {
 		t.Fatal(err)
 	}
@@ -23,38 +29,28 @@ func TestMigratedDatabasesAreIndependentCopies(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("the second copy holds %d notes written to the first", n)
 	}
-	if err := pgmigrate.Apply(ctx, b, set); err != nil {
-		t.Fatalf("applying the set again to a copy: %v", err)
-	}
 
-	// A changed migration is a new template, and the family's old one goes.
-	old := templateFor([]pgmigrate.Set{set})
-	set.Migrations[0].SQL = `CREATE TABLE notes (body text NOT NULL, author text)`
-	c := NewMigratedPool(t, set)
+	// A new version is a new template, and the schema's old one goes.
+	schema.Version, schema.Apply = "2", notes(`CREATE TABLE notes (body text NOT NULL, author text)`)
+	c := NewPoolWith(t, schema)
 	if _, err := c.Exec(ctx, `INSERT INTO notes (body, author) VALUES ('x', 'y')`); err != nil {
-		t.Fatalf("the copy of the changed migration: %v", err)
+		t.Fatalf("the copy of the new version: %v", err)
 	}
 	admin := NewPool(t)
-	var names []string
-	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1`, old.family)
+	tpl := templateFor(schema)
+	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, tpl.family)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, name)
-	}
-	if err := rows.Err(); err != nil {
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := templateFor([]pgmigrate.Set{set}).name; len(names) != 1 || names[0] != want {
-		t.Fatalf("the family's templates are %v, want only %s", names, want)
+	if len(names) != 1 || names[0] != tpl.name {
+		t.Fatalf("the schema's templates are %v, want only %s", names, tpl.name)
 	}
 	t.Cleanup(func() {
-		if _, err := admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+names[0]); err != nil {
+		if _, err := admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+tpl.name); err != nil {
 			t.Log(err)
 		}
 	})

@@ -39,7 +39,7 @@ import (
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
-	"clearvest/platform/pgtest"
+	"clearvest/platform/pgmigrate/pgmigratetest"
 	"clearvest/projections"
 	"clearvest/projections/securitylog"
 	"clearvest/projections/users"
@@ -135,7 +135,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	return build(t, pgtest.NewMigratedDatabase(t, append(baseMigrations(), o.migrations...)...), secret, o)
+	return build(t, pgmigratetest.NewDatabase(t, append(baseMigrations(), o.migrations...)...), secret, o)
 }
 
 // SecondProcess is another server process on the same database: its own pool, event store,

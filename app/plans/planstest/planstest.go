@@ -17,7 +17,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/eventstoretest"
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
+	"clearvest/platform/pgmigrate/pgmigratetest"
 	"clearvest/projections"
 	projplans "clearvest/projections/plans"
 )
@@ -38,7 +38,7 @@ type Env struct {
 func New(t *testing.T, c clock.Clock) *Env {
 	t.Helper()
 	ctx := context.Background()
-	pool := pgtest.NewMigratedPool(t, postgres.Migrations, projections.Migrations, plans.Migrations)
+	pool := pgmigratetest.NewPool(t, postgres.Migrations, projections.Migrations, plans.Migrations)
 	logger := slog.New(slog.DiscardHandler)
 	store := postgres.New(pool, postgres.WithLogger(logger))
 	t.Cleanup(store.Close)

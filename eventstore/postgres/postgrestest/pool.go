@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore/postgres"
-	"clearvest/platform/pgtest"
+	"clearvest/platform/pgmigrate/pgmigratetest"
 )
 
 // Pool opens a fresh database with the event store's schema and a pool sized like serve's
@@ -15,7 +15,7 @@ import (
 // default of max(4, cores).
 func Pool(b testing.TB) *pgxpool.Pool {
 	b.Helper()
-	return PoolAt(b, pgtest.NewMigratedDatabase(b, postgres.Migrations))
+	return PoolAt(b, pgmigratetest.NewDatabase(b, postgres.Migrations))
 }
 
 // PoolAt opens a pool sized like serve's on the database url names, closed when b ends.
