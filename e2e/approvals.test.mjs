@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, dismissToast, expectAccessible, heading, login, registerVerified, requestDeposit, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, dismissToast, expectAccessible, heading, requestDeposit, signIn, signUpVerified, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
@@ -23,14 +23,14 @@ describe(`second approvals against ${BASE_URL}`, () => {
     const author = await flows.freshBrowser(suite.browser);
     const approver = await flows.freshBrowser(suite.browser);
     try {
-      await registerVerified(investor.page, { email: uniqueEmail('four-eyes-investor'), name: 'Fay Foureyes' });
+      await signUpVerified(investor.page, { email: uniqueEmail('four-eyes-investor'), name: 'Fay Foureyes' });
       const { transactionId } = await requestDeposit(investor.page, '20000');
 
       // The author: a new account an admin makes an author (one admin may grant that role).
       const authorEmail = uniqueEmail('four-eyes-author');
-      await registerVerified(author.page, { email: authorEmail, name: 'Avery Author' });
+      await signUpVerified(author.page, { email: authorEmail, name: 'Avery Author' });
       const me = await api(author.page, 'GET', '/api/users/getUser');
-      await login(approver.page, admin.email, admin.password);
+      await signIn(approver.page, admin.email, admin.password);
       const made = await api(approver.page, 'POST', '/api/users/upgradeUser', { id: me.body._id, role: 'author' });
       assert.equal(made.status, 200, JSON.stringify(made.body));
 
@@ -108,14 +108,14 @@ describe(`second approvals against ${BASE_URL}`, () => {
     const author = await flows.freshBrowser(suite.browser);
     const approver = await flows.freshBrowser(suite.browser);
     try {
-      await registerVerified(investor.page, { email: uniqueEmail('live-queue-investor'), name: 'Lena Livequeue' });
+      await signUpVerified(investor.page, { email: uniqueEmail('live-queue-investor'), name: 'Lena Livequeue' });
       const small = await requestDeposit(investor.page, '50');
       const large = await requestDeposit(investor.page, '20000');
 
       const authorEmail = uniqueEmail('live-queue-author');
-      await registerVerified(author.page, { email: authorEmail, name: 'Kai Keyboard' });
+      await signUpVerified(author.page, { email: authorEmail, name: 'Kai Keyboard' });
       const me = await api(author.page, 'GET', '/api/users/getUser');
-      await login(approver.page, admin.email, admin.password);
+      await signIn(approver.page, admin.email, admin.password);
       const made = await api(approver.page, 'POST', '/api/users/upgradeUser', { id: me.body._id, role: 'author' });
       assert.equal(made.status, 200, JSON.stringify(made.body));
 

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, requestDeposit, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, login, requestDeposit, signUpVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
@@ -35,7 +35,7 @@ describe(`audit screens against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser, { acceptDownloads: true });
     try {
       const email = uniqueEmail('audit-investor');
-      await registerVerified(investor.page, { email, name: 'Aubrey Audit' });
+      await signUpVerified(investor.page, { email, name: 'Aubrey Audit' });
       const me = await api(investor.page, 'GET', '/api/users/getUser');
       const deposit = await requestDeposit(investor.page, '125');
       await login(staff.page, admin.email, admin.password);

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, confirmedDeposit, expectAccessible, heading, login, registerVerified, toast, uniqueEmail, until, uploadIdentity, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, confirmedDeposit, expectAccessible, heading, signIn, signUpVerified, toast, uniqueEmail, until, uploadIdentity, withSuiteBrowser } from './flows.mjs';
 
 describe(`community against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -26,12 +26,12 @@ describe(`community against ${BASE_URL}`, () => {
     const visitor = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      await registerVerified(page, { email, name: 'Ines Communa' });
+      await signUpVerified(page, { email, name: 'Ines Communa' });
       assert.equal((await api(page, 'PATCH', '/api/users/updateUser', { country: 'Iceland' })).status, 200);
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(me.status, 200);
       assert.equal(await uploadIdentity(page), 200);
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
 
       // A deposit confirmed by staff, an investment approved by staff.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
-import { adminCredentials, button, expectAccessible, field, heading, login, mailMark, registerVerified, toast, uniqueEmail, waitForMail, withBrowser, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, field, heading, mailMark, signIn, signUpVerified, toast, uniqueEmail, waitForMail, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 describe(`Staff e-mail against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -15,13 +15,13 @@ describe(`Staff e-mail against ${BASE_URL}`, () => {
   it('a bulk e-mail to all investors shows its progress and arrives', async () => {
     const investors = [uniqueEmail('bulk-a'), uniqueEmail('bulk-b')];
     for (const [i, email] of investors.entries()) {
-      await withBrowser(suite.browser, ({ page }) => registerVerified(page, { name: `Bulk Reader ${i + 1}`, email }));
+      await withBrowser(suite.browser, ({ page }) => signUpVerified(page, { name: `Bulk Reader ${i + 1}`, email }));
     }
 
     const admin = adminCredentials();
     const subject = `Maintenance on Sunday ${Date.now()}`;
     await withBrowser(suite.browser, async ({ page }) => {
-      await login(page, admin.email, admin.password);
+      await signIn(page, admin.email, admin.password);
       await page.goto(url('/compose-email'));
       await heading(page, 'Send e-mail').waitFor();
       await page.getByRole('heading', { level: 2, name: 'Sent e-mails' }).waitFor();

@@ -18,7 +18,7 @@ import { addVirtualAuthenticator, localBaseURL, stepUpWithPasskey } from './pass
 process.env.E2E_BASE_URL = localBaseURL();
 const { BASE_URL, url } = await import('./browser.mjs');
 const flows = await import('./flows.mjs');
-const { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, login, PASSWORD, registerVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
+const { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, PASSWORD, signIn, signUpVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -57,11 +57,11 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
     const proposer = await flows.freshBrowser(suite.browser);
     const approver = await flows.freshBrowser(suite.browser);
     try {
-      await registerVerified(investor.page, { email: uniqueEmail('corrections-investor'), name: 'Cora Correct' });
+      await signUpVerified(investor.page, { email: uniqueEmail('corrections-investor'), name: 'Cora Correct' });
       const me = await api(investor.page, 'GET', '/api/users/getUser');
       const investorID = me.body._id;
-      await login(proposer.page, first.email, first.password);
-      await login(approver.page, second.email, second.password);
+      await signIn(proposer.page, first.email, first.password);
+      await signIn(approver.page, second.email, second.password);
       // The second admin confirms decisions with a passkey, added on their Security tab.
       await addVirtualAuthenticator(await approver.context.newCDPSession(approver.page));
       await approver.page.goto(url('/user-profile?tab=security'));

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, login, mailMark, registerVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, mailMark, signIn, signUpVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 describe(`deposits against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -25,7 +25,7 @@ describe(`deposits against ${BASE_URL}`, () => {
     try {
       const { page } = investor;
       let mark;
-      await registerVerified(page, { email, name: 'Dee Positor' });
+      await signUpVerified(page, { email, name: 'Dee Positor' });
 
       // The deposit page: choose USDT on TRON, see the address and its QR code, send.
       await page.goto(url('/deposit-payment'));
@@ -47,7 +47,7 @@ describe(`deposits against ${BASE_URL}`, () => {
       await heading(page, 'Welcome, Dee').waitFor();
 
       // Staff find it in the queue, oldest first, and confirm what arrived.
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       await staff.page.goto(url('/admin-pending-deposit'));
       await heading(staff.page, 'Pending Deposits').waitFor();
       const item = staff.page.getByTestId('deposit-queue-item').filter({ hasText: transactionId });

@@ -16,15 +16,15 @@ import {
   adminCredentials,
   api,
   button,
+  confirmedDeposit,
   expectAccessible,
   heading,
-  login,
-  registerVerified,
   requestDeposit,
+  signIn,
+  signUpVerified,
   toast,
   uniqueEmail,
   uploadIdentity,
-  confirmedDeposit,
 } from './flows.mjs';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -53,10 +53,10 @@ for (const [device, options] of [
       const staff = await flows.freshBrowser(suite.browser, PHONE);
       try {
         const { page } = investor;
-        await registerVerified(page, { email, name: 'Fran Former' });
+        await signUpVerified(page, { email, name: 'Fran Former' });
         const me = await api(page, 'GET', '/api/users/getUser');
         assert.equal(await uploadIdentity(page), 200);
-        await login(staff.page, admin.email, admin.password);
+        await signIn(staff.page, admin.email, admin.password);
         assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
         await confirmedDeposit(page, staff.page, '120');
 

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, login, registerVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, expectAccessible, heading, signIn, signUpVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 async function deposit(page, amount) {
   return (await flows.requestDeposit(page, amount)).transactionId;
@@ -32,8 +32,8 @@ describe(`money history against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      await registerVerified(page, { email, name: 'Hana History' });
-      await login(staff.page, admin.email, admin.password);
+      await signUpVerified(page, { email, name: 'Hana History' });
+      await signIn(staff.page, admin.email, admin.password);
 
       // Nothing yet: the designed empty state, with the way to a first deposit.
       await page.goto(url('/transaction-History'));

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, confirmedDeposit, expectAccessible, login, registerVerified, uniqueEmail, until, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, confirmedDeposit, expectAccessible, signIn, signUpVerified, uniqueEmail, until, withSuiteBrowser } from './flows.mjs';
 
 const INVESTORS = 5;
 
@@ -25,13 +25,13 @@ describe(`home page against ${BASE_URL}`, () => {
     const visitor = await flows.freshBrowser(suite.browser);
     const stories = [];
     try {
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       for (let i = 0; i < INVESTORS; i++) {
         const investor = await flows.freshBrowser(suite.browser, { extraHTTPHeaders: { 'X-Forwarded-For': `198.51.100.${i + 1}` } });
         try {
           const { page } = investor;
           const email = uniqueEmail(`home${i}`);
-          await registerVerified(page, { email, name: `Hana Home${i}` });
+          await signUpVerified(page, { email, name: `Hana Home${i}` });
           await confirmedDeposit(page, staff.page, '150');
           await until(page, '/api/testimonials/mine', (b) => b.eligible);
           const story = `Investor ${i} (${randomBytes(3).toString('hex')}): the terms were clear before I paid anything in.`;

@@ -17,9 +17,10 @@ import {
   confirmItsMe,
   expectAccessible,
   heading,
-  login,
   logout,
   registerVerified,
+  signIn,
+  signUpVerified,
   toast,
   uniqueEmail,
   uploadIdentity,
@@ -45,7 +46,7 @@ describe(`viewing as a user against ${BASE_URL}`, () => {
       await registerVerified(page, { email, name });
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(await uploadIdentity(page), 200);
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
       await confirmedDeposit(page, staff.page, '250');
 
@@ -117,7 +118,7 @@ describe(`viewing as a user against ${BASE_URL}`, () => {
       // The investor signs in again and finds the visit in their security log: when, and the
       // staff member's role, not their name.
       await logout(page);
-      await login(page, email, flows.PASSWORD);
+      await signIn(page, email, flows.PASSWORD);
       await page.goto(url('/user-profile?tab=security'));
       const entry = page.locator('.list-item').filter({ hasText: 'A staff member (Administrator) viewed your account' });
       await entry.waitFor();
@@ -139,9 +140,9 @@ describe(`viewing as a user against ${BASE_URL}`, () => {
     const investor = await flows.freshBrowser(suite.browser);
     const staff = await flows.freshBrowser(suite.browser, PHONE);
     try {
-      await registerVerified(investor.page, { email, name: 'Phil Phone' });
+      await signUpVerified(investor.page, { email, name: 'Phil Phone' });
       const s = staff.page;
-      await login(s, admin.email, admin.password);
+      await signIn(s, admin.email, admin.password);
       const found = await api(s, 'GET', `/api/users/getUsers?search=${encodeURIComponent(email)}`);
       assert.equal((await api(s, 'POST', '/api/users/step-up', { password: admin.password })).status, 200);
       assert.equal((await api(s, 'POST', `/api/users/impersonate/${found.body[0]._id}`)).status, 200);

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, linkIn, login, mailMark, register, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, linkIn, mailMark, register, signIn, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // A phone-sized screen for the investor, a desktop one for the reviewer.
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
@@ -167,7 +167,7 @@ describe(`identity check against ${BASE_URL}`, () => {
       await expectAccessible(page, '/upload-kyc (pending)');
 
       // Staff reject the back.
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       await openCase(staff.page, email);
       await staff.page.getByRole('img', { name: 'Front of the document' }).waitFor();
       await staff.page.getByRole('img', { name: 'Back of the document, page 1' }).waitFor();

@@ -11,7 +11,7 @@ import { addVirtualAuthenticator, localBaseURL, stepUpWithPasskey, storedCredent
 process.env.E2E_BASE_URL = localBaseURL();
 const { BASE_URL, url } = await import('./browser.mjs');
 const flows = await import('./flows.mjs');
-const { adminCredentials, api, button, confirmedDeposit, expectAccessible, heading, login, logout, registerVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
+const { adminCredentials, api, button, confirmedDeposit, expectAccessible, heading, logout, signIn, signUpVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
 
 // A published example TRON address (the development deposit address's network), never to be paid.
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -30,10 +30,10 @@ describe(`passkeys against ${BASE_URL}`, () => {
       const authenticatorId = await addVirtualAuthenticator(cdp);
 
       // An investor with an approved identity check and $200.00 to withdraw from.
-      await registerVerified(page, { email, name: 'Pat Passkey' });
+      await signUpVerified(page, { email, name: 'Pat Passkey' });
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(await uploadIdentity(page), 200);
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
       await confirmedDeposit(page, staff.page, '200');
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, button, expectAccessible, heading, login, mailMark, register, registerVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, heading, mailMark, register, registerVerified, signIn, signUpVerified, toast, uniqueEmail, waitForMail, withSuiteBrowser } from './flows.mjs';
 
 // The bonus is credited by a background reactor: pages are read again until it shows, at most
 // this long.
@@ -39,7 +39,7 @@ describe(`referrals against ${BASE_URL}`, () => {
     try {
       // The referrer signs up and finds their code and link.
       let mark;
-      await registerVerified(referrer.page, { email: referrerEmail, name: 'Rita Referrer' });
+      await signUpVerified(referrer.page, { email: referrerEmail, name: 'Rita Referrer' });
       await referrer.page.goto(url('/referrals'));
       await heading(referrer.page, 'Referrals').waitFor();
       await referrer.page.getByRole('heading', { name: 'Refer a friend and earn up to $5' }).waitFor();
@@ -69,7 +69,7 @@ describe(`referrals against ${BASE_URL}`, () => {
       await button(friend.page, 'Confirm deposit').click();
       const transactionId = (await friend.page.getByTestId('transaction-id').textContent()).trim();
 
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       await staff.page.goto(url(`/transaction/${transactionId}`));
       await heading(staff.page, 'Payment Details').waitFor();
       await staff.page.getByLabel('Amount received (USD)').fill('100');

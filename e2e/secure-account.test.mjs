@@ -13,7 +13,7 @@ import {
   login,
   mailMark,
   PASSWORD,
-  registerVerified,
+  signUpVerified,
   uniqueEmail,
   waitForMail,
   withBrowser,
@@ -27,7 +27,7 @@ describe('"Wasn\'t you?" link', () => {
     const email = uniqueEmail('secure');
     await withBrowser(suite.browser, async (ownerSession) => {
       const owner = ownerSession.page;
-      await registerVerified(owner, { email });
+      await signUpVerified(owner, { email });
 
       // Someone signs in from another browser: the owner gets the new-browser e-mail.
       let secureLink;

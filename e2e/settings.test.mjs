@@ -15,8 +15,8 @@ import {
   confirmedDeposit,
   expectAccessible,
   heading,
-  login,
-  registerVerified,
+  signIn,
+  signUpVerified,
   toast,
   uniqueEmail,
   until,
@@ -36,10 +36,10 @@ describe(`settings against ${BASE_URL}`, () => {
     const staff = await flows.freshBrowser(suite.browser);
     try {
       const { page } = investor;
-      await registerVerified(page, { email: uniqueEmail('settings'), name: 'Fee Watcher' });
+      await signUpVerified(page, { email: uniqueEmail('settings'), name: 'Fee Watcher' });
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(await uploadIdentity(page), 200);
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
       await confirmedDeposit(page, staff.page, '250');
       // The page reads the balance once when it opens: wait until the books show the deposit.

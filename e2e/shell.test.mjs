@@ -17,9 +17,9 @@ import {
   login,
   logout,
   openAccountMenu,
-  registerVerified,
   requestDeposit,
   screenshot,
+  signUpVerified,
   uniqueEmail,
   withBrowser,
   withSuiteBrowser,
@@ -61,7 +61,7 @@ describe('app shell', () => {
     await withBrowser(
       suite.browser,
       async ({ page }) => {
-        await registerVerified(page, { email: uniqueEmail('shell-desk'), name: 'Sidney Sidebar' });
+        await signUpVerified(page, { email: uniqueEmail('shell-desk'), name: 'Sidney Sidebar' });
         await page.goto(url('/my-account'));
         await heading(page, 'Welcome, Sidney').waitFor();
         await shellShown(page);
@@ -132,7 +132,7 @@ describe('app shell', () => {
     await withBrowser(
       suite.browser,
       async ({ page }) => {
-        await registerVerified(page, { email: uniqueEmail('shell-phone'), name: 'Pia Phone' });
+        await signUpVerified(page, { email: uniqueEmail('shell-phone'), name: 'Pia Phone' });
         await page.goto(url('/my-account'));
         await heading(page, 'Welcome, Pia').waitFor();
         await shellShown(page);
@@ -197,7 +197,7 @@ describe('app shell', () => {
   it('shows staff every queue with the pending count the server reports, and no investor prompts', async () => {
     const investor = await freshBrowser(suite.browser);
     try {
-      await registerVerified(investor.page, { email: uniqueEmail('shell-queue'), name: 'Quinn Queue' });
+      await signUpVerified(investor.page, { email: uniqueEmail('shell-queue'), name: 'Quinn Queue' });
       await requestDeposit(investor.page, '40.00');
       await withBrowser(
         suite.browser,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
-import { adminCredentials, button, expectAccessible, field, heading, login, mailMark, toast, uniqueEmail, waitForMail, withBrowser, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, button, expectAccessible, field, heading, mailMark, signIn, toast, uniqueEmail, waitForMail, withBrowser, withSuiteBrowser } from './flows.mjs';
 
 // The questions shown open, once exactly `count` are: React applies a click's state after the
 // click's own promise resolves, so the page is asked to get there rather than read at once.
@@ -39,7 +39,7 @@ describe(`Help Center and site content against ${BASE_URL}`, () => {
     const admin = adminCredentials();
     const reply = 'Your deposit arrived and is credited to your wallet.';
     await withBrowser(suite.browser, async ({ page }) => {
-      await login(page, admin.email, admin.password);
+      await signIn(page, admin.email, admin.password);
       await page.goto(url('/support-tickets'));
       await heading(page, 'Support Tickets').waitFor();
       const ticket = page.getByTestId('support-ticket').filter({ hasText: visitorEmail });

@@ -17,9 +17,9 @@ import {
   confirmItsMe,
   expectAccessible,
   heading,
-  login,
   mailMark,
-  registerVerified,
+  signIn,
+  signUpVerified,
   toast,
   uniqueEmail,
   uploadIdentity,
@@ -43,11 +43,11 @@ describe(`withdrawals against ${BASE_URL}`, () => {
     try {
       const { page } = investor;
       let mark;
-      await registerVerified(page, { email, name: 'Wyn Drawer' });
+      await signUpVerified(page, { email, name: 'Wyn Drawer' });
       // A withdrawal needs an approved identity check (its pages have their own test).
       const me = await api(page, 'GET', '/api/users/getUser');
       assert.equal(await uploadIdentity(page), 200);
-      await login(staff.page, admin.email, admin.password);
+      await signIn(staff.page, admin.email, admin.password);
       assert.equal((await api(staff.page, 'PATCH', `/api/users/kyc/${me.body._id}/approve`, {})).status, 200);
 
       // $250.00 arrives by a deposit staff confirm.
