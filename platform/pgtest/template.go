@@ -112,7 +112,7 @@ func (tpl *template) ready(srv server) (string, error) {
 		return "", err
 	}
 	defer conn.Close(ctx)
-	// Test packages run in parallel processes; the lock lets one of them build a content's
+	// Test packages run in parallel processes; the lock lets one of them build a version's
 	// template while the others wait and then find it. Closing the connection releases it.
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, tpl.lockKey); err != nil {
 		return "", err
@@ -130,8 +130,8 @@ func (tpl *template) ready(srv server) (string, error) {
 	return tpl.name, nil
 }
 
-// build makes the schema in a database under a test database's name and renames it only when complete, so
-// an interrupted build leaves no half-made template behind.
+// build makes the schema in a database under a test database's name and renames it only when
+// complete, so an interrupted build leaves no half-made template behind.
 func (tpl *template) build(ctx context.Context, conn *pgx.Conn, srv server) error {
 	work := randomName()
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+work); err != nil {
