@@ -188,3 +188,39 @@ describe('baseApi session refresh', () => {
     return (globalThis.fetch as unknown as ReturnType<typeof vi.fn<(r: Request) => Promise<Response>>>).mock.calls.map(([r]) => r);
   }
 });
+
+describe('a sign-in while a refresh is in flight', () => {
+  const authApi = baseApi.injectEndpoints({
+    endpoints: (build) => ({
+      refreshProbe: build.mutation<unknown, void>({ query: () => ({ url: '/users/refresh', method: 'POST' }) }),
+      loginProbe: build.mutation<unknown, void>({ query: () => ({ url: '/users/login', method: 'POST', body: {} }) }),
+    }),
+  });
+
+  it('is sent only after the refresh is answered, so a refused refresh cannot clear the new session', async () => {
+    let answerRefresh: (r: Response) => void = () => {};
+    const sent: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        const path = new URL(request.url).pathname;
+        sent.push(path);
+        if (path === '/api/users/refresh') return new Promise<Response>((resolve) => (answerRefresh = resolve));
+        return Response.json({}, { status: 200 });
+      }),
+    );
+    const store = makeStore();
+
+    const refresh = store.dispatch(authApi.endpoints.refreshProbe.initiate());
+    await vi.waitFor(() => expect(sent).toEqual(['/api/users/refresh']));
+    const login = store.dispatch(authApi.endpoints.loginProbe.initiate());
+    // The login waits while the refresh is open...
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toEqual(['/api/users/refresh']);
+    // ...and goes out once it is refused.
+    answerRefresh(Response.json({ message: 'Please sign in', code: 'not_signed_in' }, { status: 401 }));
+    await refresh;
+    await login;
+    expect(sent).toEqual(['/api/users/refresh', '/api/users/login']);
+  });
+});

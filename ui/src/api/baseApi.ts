@@ -67,6 +67,25 @@ function sessionMayHaveExpired(error: FetchBaseQueryError | undefined, args: Arg
   return code === 'not_signed_in';
 }
 
+// A refused refresh clears the session cookies. Answered after a sign-in that went out while it
+// was in flight (the start-up check's refresh on the sign-in page, say), it would clear the new
+// session's cookies too, and the new page would be refused. So the calls that set a session wait
+// for every refresh in flight, whoever started it.
+const setsSession = /^\/?users\/(login|loginWithCode|register|google)\b/;
+const isRefresh = /^\/?users\/refresh\b/;
+const refreshesInFlight = new Set<Promise<unknown>>();
+
+const queryAfterRefreshes: BaseQuery = async (args, api, extraOptions) => {
+  if (setsSession.test(urlOf(args))) await Promise.allSettled([...refreshesInFlight]);
+  const result = queryNotingPosition(args, api, extraOptions);
+  if (isRefresh.test(urlOf(args))) {
+    const settled = Promise.resolve(result);
+    refreshesInFlight.add(settled);
+    void settled.finally(() => refreshesInFlight.delete(settled));
+  }
+  return result;
+};
+
 // Parallel requests that all meet a 401 share one refresh: the server rotates the refresh token
 // on every use and treats a second use of the old one as theft.
 let refreshing: Promise<boolean> | null = null;
@@ -74,7 +93,7 @@ let refreshing: Promise<boolean> | null = null;
 function refreshSession(api: Parameters<BaseQuery>[1], extraOptions: object) {
   refreshing ??= (async () => {
     try {
-      const result = await queryNotingPosition({ url: REFRESH_URL, method: 'POST' }, api, extraOptions);
+      const result = await queryAfterRefreshes({ url: REFRESH_URL, method: 'POST' }, api, extraOptions);
       return !result.error;
     } finally {
       refreshing = null;
@@ -84,13 +103,13 @@ function refreshSession(api: Parameters<BaseQuery>[1], extraOptions: object) {
 }
 
 const querySignedIn: BaseQuery = async (args, api, extraOptions) => {
-  const result = await queryNotingPosition(args, api, extraOptions);
+  const result = await queryAfterRefreshes(args, api, extraOptions);
   if (!sessionMayHaveExpired(result.error, args)) return result;
   if (!(await refreshSession(api, extraOptions))) {
     api.dispatch(sessionExpired());
     return result;
   }
-  return queryNotingPosition(args, api, extraOptions);
+  return queryAfterRefreshes(args, api, extraOptions);
 };
 
 // A request that needs a fresh step-up is repeated, once, after the person confirmed it's them;
