@@ -56,8 +56,14 @@ const queryNotingPosition: BaseQuery = async (args, api, extraOptions) => {
 // buys a new one. Only a 401 whose code is `not_signed_in` means the session is gone; other 401s
 // ("wrong credentials", or a next step such as totp_required or new_device) never trigger a
 // refresh, so a mistyped password is not counted twice against the rate limit.
-export const REFRESH_URL = '/users/refresh';
-const credentialCalls = /^\/?users\/(login|loginWithCode|register|refresh|logout|forgotPassword|resetPassword|google)\b/;
+const refreshOp = 'refresh';
+export const REFRESH_URL = `/users/${refreshOp}`;
+
+// The calls that set a session, and the other calls whose 401 is an answer about credentials.
+const signInOps = ['login', 'loginWithCode', 'register', 'google'];
+const otherCredentialOps = [refreshOp, 'logout', 'forgotPassword', 'resetPassword'];
+const userOp = (ops: string[]) => new RegExp(`^/?users/(${ops.join('|')})\\b`);
+const credentialCalls = userOp([...signInOps, ...otherCredentialOps]);
 
 const urlOf = (args: Args) => (typeof args === 'string' ? args : args.url);
 
@@ -71,8 +77,8 @@ function sessionMayHaveExpired(error: FetchBaseQueryError | undefined, args: Arg
 // was in flight (the start-up check's refresh on the sign-in page, say), it would clear the new
 // session's cookies too, and the new page would be refused. So the calls that set a session wait
 // for every refresh in flight, whoever started it.
-const setsSession = /^\/?users\/(login|loginWithCode|register|google)\b/;
-const isRefresh = /^\/?users\/refresh\b/;
+const setsSession = userOp(signInOps);
+const isRefresh = userOp([refreshOp]);
 const refreshesInFlight = new Set<Promise<unknown>>();
 
 const queryAfterRefreshes: BaseQuery = async (args, api, extraOptions) => {
