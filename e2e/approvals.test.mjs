@@ -5,14 +5,12 @@
 // the credit. Same environment as deposits.test.mjs (E2E_BASE_URL, E2E_MAIL_DIR, the demo admin,
 // CHROMIUM_PATH); E2E_SCREENSHOT_DIR, when set, receives phone and desktop screenshots of the page.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, dismissToast, expectAccessible, heading, requestDeposit, signIn, signUpVerified, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
+import { adminCredentials, api, button, dismissToast, expectAccessible, heading, requestDeposit, screenshotSizes, signIn, signUpVerified, toast, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
 describe(`second approvals against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -72,13 +70,7 @@ describe(`second approvals against ${BASE_URL}`, () => {
       const item = approver.page.getByTestId('proposal-item').filter({ hasText: transactionId });
       await item.getByText('Avery Author', { exact: false }).waitFor();
       await expectAccessible(approver.page, '/approvals');
-      if (SHOTS) {
-        await approver.page.setViewportSize({ width: 1280, height: 900 });
-        await approver.page.screenshot({ path: join(SHOTS, 'approvals-desktop.png'), fullPage: true });
-        await approver.page.setViewportSize({ width: 390, height: 844 });
-        await approver.page.screenshot({ path: join(SHOTS, 'approvals-phone.png'), fullPage: true });
-        await approver.page.setViewportSize({ width: 1280, height: 900 });
-      }
+      await screenshotSizes(approver.page, 'approvals');
       await item.getByRole('button', { name: 'Approve' }).click();
       const dialog = approver.page.getByRole('dialog', { name: 'Approve: Deposit confirmation' });
       await dialog.getByLabel(/Reason/).fill('Checked the wallet: $20,000.00 arrived.');

@@ -7,24 +7,11 @@
 // E2E_SCREENSHOT_DIR, when set, receives phone and desktop screenshots of each tab.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from './browser.mjs';
 import * as flows from './flows.mjs';
-import { adminCredentials, api, button, expectAccessible, heading, login, requestDeposit, signUpVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
-
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-
-// Full-page screenshots of the page on a phone and a desktop, when E2E_SCREENSHOT_DIR is set.
-async function shots(page, name) {
-  if (!SHOTS) return;
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 375, height: 812 }]]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: join(SHOTS, `audit-${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { adminCredentials, api, button, expectAccessible, heading, login, requestDeposit, screenshotSizes, signUpVerified, uniqueEmail, withSuiteBrowser } from './flows.mjs';
 
 describe(`audit screens against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -56,7 +43,7 @@ describe(`audit screens against ${BASE_URL}`, () => {
       await row.getByText(email).waitFor();
       await row.getByText('Confirmed deposit').waitFor();
       await expectAccessible(staff.page, '/audit (log)');
-      await shots(staff.page, 'log');
+      await screenshotSizes(staff.page, 'audit-log');
 
       // The CSV of the same filters.
       const [download] = await Promise.all([staff.page.waitForEvent('download'), staff.page.getByTestId('audit-csv').click()]);
@@ -79,7 +66,7 @@ describe(`audit screens against ${BASE_URL}`, () => {
       await event.getByText('Correlation id').waitFor();
       await event.getByText('Checked on chain', { exact: false }).waitFor();
       await expectAccessible(staff.page, '/audit (events)');
-      await shots(staff.page, 'events');
+      await screenshotSizes(staff.page, 'audit-events');
 
       // The books: balanced and reconciled, highlighted.
       await staff.page.getByRole('tab', { name: 'Books' }).click();
@@ -89,7 +76,7 @@ describe(`audit screens against ${BASE_URL}`, () => {
       assert.match(await reconciliation.getAttribute('class'), /panel--success/);
       await staff.page.getByText('Debits equal credits.').waitFor();
       await expectAccessible(staff.page, '/audit (books)');
-      await shots(staff.page, 'books');
+      await screenshotSizes(staff.page, 'audit-books');
       await staff.page.setViewportSize({ width: 375, height: 812 });
       await expectAccessible(staff.page, '/audit (books, phone)');
 

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { addVirtualAuthenticator, localBaseURL, stepUpWithPasskey } from './passkeys.mjs';
@@ -18,9 +18,8 @@ import { addVirtualAuthenticator, localBaseURL, stepUpWithPasskey } from './pass
 process.env.E2E_BASE_URL = localBaseURL();
 const { BASE_URL, url } = await import('./browser.mjs');
 const flows = await import('./flows.mjs');
-const { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, PASSWORD, signIn, signUpVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
+const { adminCredentials, api, button, confirmItsMe, expectAccessible, heading, PASSWORD, screenshot, signIn, signUpVerified, toast, uniqueEmail, uploadIdentity, withSuiteBrowser } = flows;
 
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 // A second admin, created with the command line on the server's database and data directory.
@@ -142,7 +141,7 @@ describe(`corrections and fees against ${BASE_URL}`, () => {
         await expectAccessible(proposer.page, `${path} (phone)`);
         const overflow = await proposer.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375 px screen`);
-        if (SHOTS) await proposer.page.screenshot({ path: join(SHOTS, `corrections-${path.split('/')[1]}-phone.png`), fullPage: true });
+        await screenshot(proposer.page, `corrections-${path.split('/')[1]}-phone.png`, { fullPage: true });
       }
 
       // The investor sees the fee refunded on the withdrawal and in the history.

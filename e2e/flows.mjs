@@ -321,6 +321,18 @@ export async function screenshot(page, name, options = {}) {
   await page.screenshot({ path: join(dir, name), ...options });
 }
 
+// Full-page screenshots of the page at a desktop's and a phone's width (`name-desktop.png`,
+// `name-phone.png`), when E2E_SCREENSHOT_DIR is set; the page keeps its own size afterwards.
+export async function screenshotSizes(page, name) {
+  if (!process.env.E2E_SCREENSHOT_DIR) return;
+  const size = page.viewportSize();
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, `${name}-${label}.png`, { fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
+
 export async function expectAccessible(page, where) {
   // Sections far down a page skip rendering until they come near the viewport (content-visibility),
   // and axe cannot judge the contrast of text that was never rendered; full-page screenshots

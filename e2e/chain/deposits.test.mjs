@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { BASE_URL, url } from '../browser.mjs';
 import * as flows from '../flows.mjs';
-import { adminCredentials, expectAccessible, heading, login, registerVerified, uniqueEmail, withSuiteBrowser } from '../flows.mjs';
+import { adminCredentials, expectAccessible, heading, login, registerVerified, screenshotSizes, uniqueEmail, withSuiteBrowser } from '../flows.mjs';
 import { mine, sendToken } from './node.mjs';
 
 const ANVIL = process.env.E2E_ANVIL_URL;
@@ -20,18 +20,6 @@ const TOKEN = process.env.E2E_CHAIN_TOKEN;
 // The watcher reads the node every few seconds and the page asks again as often: a step may take
 // two rounds.
 const LIVE = { timeout: 30_000 };
-
-// With E2E_SCREENSHOT_DIR set, the steps are photographed on a desktop and on a phone, for a person
-// to look at (not compared by the test).
-async function photograph(page, name) {
-  const dir = process.env.E2E_SCREENSHOT_DIR;
-  if (!dir) return;
-  const size = page.viewportSize();
-  await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${dir}/${name}-phone.png`, fullPage: true });
-  await page.setViewportSize(size);
-}
 
 describe(`deposits from the chain against ${BASE_URL}`, () => {
   const suite = withSuiteBrowser();
@@ -53,7 +41,7 @@ describe(`deposits from the chain against ${BASE_URL}`, () => {
       const address = (await own.getByTestId('address-text').textContent()).trim();
       assert.match(address, /^0x[0-9a-fA-F]{40}$/);
       await expectAccessible(page, '/deposit-payment (own address)');
-      await photograph(page, 'chain-deposit-own-address');
+      await screenshotSizes(page, 'chain-deposit-own-address');
 
       // 25 USDT arrive in a block: one confirmation.
       await page.goto(url('/my-account'));
@@ -64,12 +52,12 @@ describe(`deposits from the chain against ${BASE_URL}`, () => {
       const figure = page.locator('.figure').filter({ hasText: 'Available balance' });
       await figure.getByText('$0.00').waitFor();
       await expectAccessible(page, '/my-account (deposit seen)');
-      await photograph(page, 'chain-dashboard-seen');
+      await screenshotSizes(page, 'chain-dashboard-seen');
 
       // Two more blocks: credited, and the balance shows it without a reload.
       await mine(ANVIL, 2);
       await figure.getByText('$25.00').waitFor(LIVE);
-      await photograph(page, 'chain-dashboard-credited');
+      await screenshotSizes(page, 'chain-dashboard-credited');
 
       // Staff see the watcher up to date.
       const admin = adminCredentials();
@@ -77,7 +65,7 @@ describe(`deposits from the chain against ${BASE_URL}`, () => {
       const watchers = staff.page.getByRole('region', { name: 'Deposit watchers' });
       await watchers.getByText('Up to date').waitFor(LIVE);
       await expectAccessible(staff.page, '/my-account (staff, watchers)');
-      await photograph(staff.page, 'chain-staff-dashboard');
+      await screenshotSizes(staff.page, 'chain-staff-dashboard');
     } finally {
       await investor.context.close();
       await staff.context.close();
