@@ -58,10 +58,28 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 // command.Submit, which writes the key's record in its own transaction and the key into its
 // events (idempotency.WithCommand): a money request then costs one round trip to the database,
 // shared with the commands submitted at the same time, and a repeat is answered from the events.
+//
+// The staff decisions are among them. Those whose checks run before the command, and would
+// refuse a repeat as already decided or waiting for a second staff member, look for the
+// request's events first (command.Earlier). A balance correction is not: each request mints
+// the adjustment's id, which names the stream of the proposal a large one opens, so a repeat
+// could not find what its first run opened; its key is claimed ahead.
 var claimedByCommand = map[string]bool{
 	http.MethodPost + " /payments/create":     true,
 	http.MethodPost + " /withDraw/create":     true,
 	http.MethodPost + " /invest/start-invest": true,
+
+	http.MethodPatch + " /payments/confirmPayment":       true,
+	http.MethodPatch + " /payments/rejectPayment":        true,
+	http.MethodPut + " /withDraw/approve/{id}":           true,
+	http.MethodPut + " /withDraw/reject/{id}":            true,
+	http.MethodPut + " /invest/{investmentId}/approve":   true,
+	http.MethodPut + " /invest/{investmentId}/reject":    true,
+	http.MethodPost + " /proposals/{proposalId}/approve": true,
+	http.MethodPost + " /proposals/{proposalId}/reject":  true,
+	http.MethodPost + " /users/waive-fee/{id}":           true,
+	http.MethodPut + " /users/update-fees/{id}":          true,
+	http.MethodPut + " /users/fees-toggle/{id}":          true,
 }
 
 // streamedBodies are the operations whose body streams straight into storage: the record here

@@ -36,3 +36,20 @@ func TestEveryStateChangingOperationTakesAnIdempotencyKey(t *testing.T) {
 		}
 	}
 }
+
+// An operation named for the key to be claimed by its command, but misspelt, would quietly have
+// it claimed ahead: each must be one that takes the key.
+func TestOperationsClaimedByTheirCommandTakeTheKey(t *testing.T) {
+	ops, err := idempotentOperations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for op := range claimedByCommand {
+		if !ops[op] {
+			t.Errorf("%s is listed in claimedByCommand but is no operation that takes the Idempotency-Key header", op)
+		}
+		if streamedBodies[op] {
+			t.Errorf("%s streams its body, so its key cannot be claimed by its command", op)
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 
 	"clearvest/api"
 	"clearvest/app/command"
+	"clearvest/domain/account"
+	"clearvest/domain/proposal"
 	"clearvest/eventstore/postgres"
 )
 
@@ -368,6 +370,84 @@ func TestIdempotencyKeyOnAWithdrawalIsAnsweredFromItsEvents(t *testing.T) {
 		t.Fatalf("%d request e-mails, want 1", len(m))
 	}
 	// The answer came from the request's event: its record holds no response.
+	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NOT NULL`); n != 0 {
+		t.Fatalf("%d stored responses, want none", n)
+	}
+}
+
+// A staff decision's key is claimed by its command too, and a repeat gets the first answer from
+// the decision's events, even where the checks before the command would refuse it: a
+// confirmation that went through (not "already decided"), one that became a proposal (the same
+// proposal, not "waiting for a second staff member"), the second admin's approval of it, and a
+// payout and a large withdrawal's proposal likewise, even once that proposal was rejected.
+// Another request with a key is a 422, and nothing is credited, proposed or paid twice.
+func TestStaffDecisionsAreAnsweredFromTheirEvents(t *testing.T) {
+	t.Parallel()
+	a := newFourEyesApp(t)
+	investor, u := a.member(t, "ivy@example.com", "subscriber")
+	author, _ := a.member(t, "ann@example.com", "author")
+	admin, _ := a.member(t, "ada@example.com", "admin")
+	events := func(typ string) int {
+		return a.count(t, `SELECT count(*) FROM events WHERE type = $1 AND (stream_id = $2 OR stream_id LIKE 'proposal-%')`, typ, "account-"+u.ID)
+	}
+	// decided sends a decision with key and its repeat, and checks that the repeat got the
+	// first answer.
+	decided := func(c *client, key, method, path string, body any, status int) response {
+		t.Helper()
+		first := c.withKey(key, method, path, body)
+		expect(t, first, status)
+		again := c.withKey(key, method, path, body)
+		if again.status != first.status || again.header.Get("Idempotency-Hit") != "true" || string(again.body) != string(first.body) ||
+			again.header.Get("X-Clearvest-Position") != first.header.Get("X-Clearvest-Position") {
+			t.Fatalf("repeat of %s %s = %d %v %s, want the first answer %d %v %s", method, path,
+				again.status, again.header, again.body, first.status, first.header, first.body)
+		}
+		return first
+	}
+	const confirmPath = "/api/payments/confirmPayment"
+
+	small := createUSDT(t, investor, "500", "")
+	author.position = investor.position
+	decided(author, "confirm-1", http.MethodPatch, confirmPath, map[string]string{"transactionId": small.TransactionID, "amount": "500"}, http.StatusOK)
+	expect(t, author.withKey("confirm-1", http.MethodPatch, confirmPath, map[string]string{"transactionId": small.TransactionID, "amount": "400"}),
+		http.StatusUnprocessableEntity)
+
+	large := createUSDT(t, investor, "20000", "")
+	author.position = investor.position
+	id := proposed(t, decided(author, "confirm-2", http.MethodPatch, confirmPath,
+		map[string]string{"transactionId": large.TransactionID, "amount": "20000", "notes": "Seen on the explorer"}, http.StatusAccepted))
+	admin = steppedUp(t, admin)
+	admin.position = author.position
+	decided(admin, "approve-1", http.MethodPost, "/api/proposals/"+id+"/approve", map[string]string{"reason": "Matches the chain"}, http.StatusOK)
+	if n, p := events(account.TypeDepositConfirmed), events(proposal.TypeOpened); n != 2 || p != 1 {
+		t.Fatalf("%d deposit confirmations and %d proposals, want 2 and 1", n, p)
+	}
+	investor.position = admin.position
+	if got := balances(t, investor).Balance; got != "20500.00" {
+		t.Fatalf("balance = %s, want 20500.00", got)
+	}
+
+	clearedToWithdraw(t, a, investor, author)
+	w := withdraw(t, investor, "100", "ERC20", testETHAddress)
+	author.position = investor.position
+	decided(author, "pay-1", http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0x" + strings.Repeat("cd", 32)}, http.StatusOK)
+	big := withdraw(t, investor, "15000", "ERC20", testETHAddress)
+	author.position = investor.position
+	payBig := map[string]string{"reason": "A known customer"}
+	proposal2 := decided(author, "pay-2", http.MethodPut, "/api/withDraw/approve/"+big.ID, payBig, http.StatusAccepted)
+	// Once that proposal is rejected, the checks let a repeat through: it still gets its answer,
+	// the proposal it opened, and opens none.
+	admin.position = author.position
+	expect(t, admin.do(http.MethodPost, "/api/proposals/"+proposed(t, proposal2)+"/reject", map[string]string{"reason": "Not known"}), http.StatusOK)
+	author.position = admin.position
+	if again := author.withKey("pay-2", http.MethodPut, "/api/withDraw/approve/"+big.ID, payBig); again.header.Get("Idempotency-Hit") != "true" ||
+		string(again.body) != string(proposal2.body) {
+		t.Fatalf("repeat after the rejection = %d %s, want the first answer %s", again.status, again.body, proposal2.body)
+	}
+	if n, p := events(account.TypeWithdrawalApproved), events(proposal.TypeOpened); n != 1 || p != 2 {
+		t.Fatalf("%d payouts and %d proposals, want 1 and 2", n, p)
+	}
+	// Every answer came from the events: no key's record holds a response.
 	if n := a.count(t, `SELECT count(*) FROM idempotency_keys WHERE response IS NOT NULL`); n != 0 {
 		t.Fatalf("%d stored responses, want none", n)
 	}

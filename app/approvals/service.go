@@ -136,7 +136,35 @@ func (s *Service) Propose(ctx context.Context, a Actor, r Request) (Proposed, er
 	if err != nil {
 		return Proposed{}, err
 	}
+	if res.IdempotentReplay {
+		// A repeat of the request that opened a proposal here, since rejected: that proposal.
+		return openedBy(stream, res)
+	}
 	return Proposed{ProposalID: id, Position: res.Position}, nil
+}
+
+// openedBy is the proposal a request's events on stream opened.
+func openedBy(stream eventstore.StreamID, res command.Result) (Proposed, error) {
+	for _, e := range res.Raised {
+		if o, ok := e.(proposal.Opened); ok {
+			return Proposed{ProposalID: o.ProposalID, Position: res.Position}, nil
+		}
+	}
+	// The same request (its hash names the route) cannot both open a proposal and decide one.
+	return Proposed{}, fmt.Errorf("approvals: the request's events on %s open no proposal", stream)
+}
+
+// Earlier answers a request that carries an Idempotency-Key claim (command.WithClaim) and
+// opened a proposal on the subject in an earlier run: the proposal it opened. A decision that
+// may become a proposal asks when its checks refuse it, as waiting for a second staff member.
+func (s *Service) Earlier(ctx context.Context, kind proposal.Kind, subjectID string) (Proposed, bool, error) {
+	stream := streamOf(kind, subjectID)
+	res, ok, err := command.Earlier(ctx, s.commands, stream)
+	if !ok || err != nil {
+		return Proposed{}, ok, err
+	}
+	p, err := openedBy(stream, res)
+	return p, true, err
 }
 
 // Pending returns the open proposal on a subject, if any: a single person's decision on that
@@ -163,6 +191,11 @@ func (s *Service) Approve(ctx context.Context, a Actor, id, reason string, param
 		return 0, err
 	}
 	if err := subj.Approve(id, a.UserID, reason, s.clock.Now()); err != nil {
+		// A repeat of an approval that went through finds the proposal decided: it gets the
+		// answer its first run got, when the request carries a claim (command.Earlier).
+		if res, ok, eerr := command.Earlier(ctx, s.commands, stream); ok || eerr != nil {
+			return res.Position, eerr
+		}
 		return 0, err
 	}
 	p, _ := subj.Proposal(id)

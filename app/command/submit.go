@@ -201,15 +201,47 @@ func run[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamID
 	res, err := r.retrying(ctx, string(stream), func() (Result, error, error) {
 		return runOnce(ctx, r, stream, newAgg, meta, decide)
 	})
-	if claim != nil {
-		switch {
-		case res.IdempotentReplay:
-			claim.set(&claim.replayed)
-		case errors.Is(err, ErrIdempotencyKeyReused):
-			claim.set(&claim.reused)
-		}
-	}
+	claim.report(res, err)
 	return res, err
+}
+
+// report tells the request's claim, when there is one, that a command answered it from an
+// earlier request's events, or found its key used by another request.
+func (c *Claim) report(res Result, err error) {
+	switch {
+	case c == nil:
+	case res.IdempotentReplay:
+		c.set(&c.replayed)
+	case errors.Is(err, ErrIdempotencyKeyReused):
+		c.set(&c.reused)
+	}
+}
+
+// Earlier answers a request with a claim (WithClaim) whose key the stream's events already
+// carry, as the command the request runs would (Result.IdempotentReplay, or
+// ErrIdempotencyKeyReused), reading the stream's tail first; ok is false when ctx has no claim
+// or the stream no such events. A request whose checks before its command rest on state its
+// own first run changed asks it first: a repeated staff decision would otherwise be refused as
+// "already decided" instead of getting its first answer.
+func Earlier(ctx context.Context, r *Runner, stream eventstore.StreamID) (res Result, ok bool, err error) {
+	claim := claimFrom(ctx)
+	if claim == nil || claim.Key == "" {
+		return Result{}, false, nil
+	}
+	h, cached, err := r.load(ctx, stream)
+	if err == nil && cached {
+		h, err = r.refresh(ctx, stream, h)
+	}
+	if err != nil {
+		return Result{}, false, err
+	}
+	earlier, err := r.keyed(ctx, stream, h, claim.Key)
+	if err != nil || len(earlier) == 0 {
+		return Result{}, false, err
+	}
+	res, err = r.replay(ctx, stream, h, earlier, claim.Hash)
+	claim.report(res, err)
+	return res, true, err
 }
 
 // maxRedecisions bounds how often one attempt decides again because a stream it read from the

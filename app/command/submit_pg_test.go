@@ -261,6 +261,47 @@ func TestSubmitAnswersARepeatFromTheEvents(t *testing.T) {
 	}
 }
 
+// Earlier gives a request's checks the answer its command would give a repeat, before the
+// command runs, in this process or another: the first request's events, or a refusal of another
+// request with the key. Without a claim, or with a key the stream has not seen, there is none.
+func TestEarlierAnswersARepeatBeforeItsCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, _ := pgRunner(t, pool)
+	other, _ := pgRunner(t, pool)
+	stream := counterStream("earlier")
+	claim := func(key, hash string) *command.Claim {
+		c := sideClaim("claim-" + key + hash)
+		c.Key, c.Hash = key, hash
+		return c
+	}
+	if _, ok, err := command.Earlier(ctx, r, stream); ok || err != nil {
+		t.Fatalf("no claim: ok %v, err %v; want no answer", ok, err)
+	}
+	if _, ok, err := command.Earlier(command.WithClaim(ctx, claim("key-1", "h1")), r, stream); ok || err != nil {
+		t.Fatalf("a key not yet used: ok %v, err %v; want no answer", ok, err)
+	}
+	first, err := command.Submit(command.WithClaim(ctx, claim("key-1", "h1")), r, stream, NewCounter, eventstore.Metadata{}, plusOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, runner := range []*command.Runner{r, other} {
+		repeat := claim("key-1", "h1")
+		res, ok, err := command.Earlier(command.WithClaim(ctx, repeat), runner, stream)
+		if !ok || err != nil || !res.IdempotentReplay || !repeat.Replayed() || res.Position != first.Position || len(res.Raised) != 1 {
+			t.Fatalf("repeat: %+v, ok %v, err %v, replayed %v; want the first request's event, position %d", res, ok, err, repeat.Replayed(), first.Position)
+		}
+		reuse := claim("key-1", "h2")
+		if _, ok, err := command.Earlier(command.WithClaim(ctx, reuse), runner, stream); !ok || !errors.Is(err, command.ErrIdempotencyKeyReused) || !reuse.Reused() {
+			t.Fatalf("another request with the key: ok %v, err %v, reused %v; want ErrIdempotencyKeyReused", ok, err, reuse.Reused())
+		}
+		if _, ok, err := command.Earlier(command.WithClaim(ctx, claim("key-2", "h1")), runner, stream); ok || err != nil {
+			t.Fatalf("another key: ok %v, err %v; want no answer", ok, err)
+		}
+	}
+}
+
 func TestSubmitNeedsAPipelineStore(t *testing.T) {
 	t.Parallel()
 	r := newRunner(memstore.New())

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"clearvest/app/approvals"
+	"clearvest/app/command"
 	"clearvest/domain/account"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
@@ -142,6 +143,27 @@ func (s *Service) awaitingSecond(ctx context.Context, kind proposal.Kind, subjec
 		return ErrAwaitingApproval
 	}
 	return nil
+}
+
+// earlierOr answers a decision that the checks before its command refused, when the refusal may
+// be the request's own doing: a repeat (an Idempotency-Key claimed by its command,
+// command.WithClaim) of a decision that went through finds the request decided, or waiting for
+// a second staff member. It gets its first run's answer instead, from what that run appended:
+// the decision on the account, or the proposal opened on the subject. Otherwise the refusal
+// stands. Only a refusal looks: a decision that passes its checks is no repeat of one that
+// went through, and its command finds the key on the account anyway.
+func (s *Service) earlierOr(ctx context.Context, refusal error, userID string, kind proposal.Kind, subjectID string) (Decision, error) {
+	res, ok, err := command.Earlier(ctx, s.commands, accountStream(userID))
+	if ok || err != nil {
+		return Decision{Position: res.Position}, err
+	}
+	if s.approvals != nil {
+		p, ok, err := s.approvals.Earlier(ctx, kind, subjectID)
+		if ok || err != nil {
+			return Decision{Position: p.Position, ProposalID: p.ProposalID}, err
+		}
+	}
+	return Decision{}, refusal
 }
 
 func (s *Service) propose(ctx context.Context, a Actor, r approvals.Request) (Decision, error) {

@@ -236,30 +236,9 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 	if err != nil {
 		return Decision{}, err
 	}
-	d, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Deposit, bool) { return acc.Deposit(depositID) })
+	d, p, err := s.confirmable(ctx, a, userID, depositID)
 	if err != nil {
-		return Decision{}, err
-	}
-	if !ok {
-		return Decision{}, ErrDepositNotFound
-	}
-	// Checked before a proposal is made: the second staff member is not asked to approve what
-	// the account refuses anyway (the account checks it again when the decision is taken).
-	if d.Source == account.SourceChain {
-		return Decision{}, account.ErrChainDeposit
-	}
-	if d.Status != account.StatusPending {
-		return Decision{}, account.ErrDepositDecided
-	}
-	if err := s.notPaidToAnother(ctx, userID, d); err != nil {
-		return Decision{}, err
-	}
-	p, err := s.partyFor(ctx, a, userID)
-	if err != nil {
-		return Decision{}, err
-	}
-	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
-		return Decision{}, err
+		return s.earlierOr(ctx, err, userID, proposal.KindDepositConfirmation, strings.ToUpper(strings.TrimSpace(in.TransactionID)))
 	}
 	why, err := s.depositNeedsSecond(ctx, d.Amount, received)
 	if err != nil {
@@ -277,6 +256,34 @@ func (s *Service) ConfirmDeposit(ctx context.Context, a Actor, in DecisionInput)
 		return acc.ConfirmDeposit(depositID, received, in.Notes, a.UserID, at)
 	}, s.confirmedMessage, paidToNoOther)
 	return Decision{Position: pos}, err
+}
+
+// confirmable checks, before a confirmation is decided or proposed, that the deposit may be
+// confirmed by a: the second staff member is not asked to approve what the account refuses
+// anyway (the account checks it again when the decision is taken).
+func (s *Service) confirmable(ctx context.Context, a Actor, userID, depositID string) (account.Deposit, party, error) {
+	d, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Deposit, bool) { return acc.Deposit(depositID) })
+	switch {
+	case err != nil:
+		return account.Deposit{}, party{}, err
+	case !ok:
+		return account.Deposit{}, party{}, ErrDepositNotFound
+	case d.Source == account.SourceChain:
+		return account.Deposit{}, party{}, account.ErrChainDeposit
+	case d.Status != account.StatusPending:
+		return account.Deposit{}, party{}, account.ErrDepositDecided
+	}
+	if err := s.notPaidToAnother(ctx, userID, d); err != nil {
+		return account.Deposit{}, party{}, err
+	}
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return account.Deposit{}, party{}, err
+	}
+	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
+		return account.Deposit{}, party{}, err
+	}
+	return d, p, nil
 }
 
 // RejectDeposit closes a deposit without crediting anything and e-mails the investor, in one

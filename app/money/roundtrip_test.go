@@ -12,6 +12,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	"clearvest/app/approvals"
+	"clearvest/app/command"
 	"clearvest/app/money"
 	"clearvest/domain/asset"
 	"clearvest/domain/identity"
@@ -19,6 +20,7 @@ import (
 	"clearvest/domain/payout"
 	"clearvest/domain/proposal"
 	"clearvest/eventstore"
+	"clearvest/eventstore/postgres"
 	"clearvest/platform/config"
 	"clearvest/projections"
 )
@@ -75,7 +77,6 @@ func (r *roundTrips) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.Trace
 	}
 }
 
-// during returns the round trips fn made.
 // during returns the round trips fn made, but for a connection's one check of the log's
 // positions before its first append: it belongs to the connection, and which connection the pool
 // hands a command is not the command's doing (a warm-up cannot reach them all).
@@ -173,7 +174,8 @@ func (d *decisions) deposit(t *testing.T, hash string) string {
 // TestStaffDecisionIsOneRoundTrip: a staff decision on a deposit sends its events, the
 // investor's e-mail and its checks in one round trip to PostgreSQL, without a transaction held
 // open across round trips (no BEGIN, no COMMIT of its own); before it, each thing the decision
-// rests on is read once.
+// rests on is read once. A request's Idempotency-Key claim (command.WithClaim) rides in that
+// round trip too, and a repeat of the request writes nothing.
 func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -183,24 +185,43 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 	staff := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
 	deposit := func(hash string) string { return d.deposit(t, hash) }
 	first, second := deposit(strings.Repeat("a", 64)), deposit(strings.Repeat("b", 64))
-	third := deposit("")
+	third, fourth := deposit(""), deposit("")
+	const claimSQL = "SELECT 'the request''s claim'"
+	claimed := func(ctx context.Context) context.Context {
+		return command.WithClaim(ctx, &command.Claim{Statement: postgres.Statement{SQL: claimSQL}, Key: "key-1", Hash: "hash-1"})
+	}
 
 	// The first decision warms what a running server has warm: the runner's cache of the
 	// account and of the users, and the pool's connections.
 	if _, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: first, Notes: "not received"}); err != nil {
 		t.Fatal(err)
 	}
+	var keyed money.Decision
 	for _, c := range []struct {
 		name   string
 		trips  int // the ref, the account, the hash's sightings, the investor, the staff member, the command
+		writes int
 		decide func(ctx context.Context) error
 	}{
-		{"confirm", 6, func(ctx context.Context) error {
+		{"confirm", 6, 1, func(ctx context.Context) error {
 			_, err := svc.ConfirmDeposit(ctx, staff, money.DecisionInput{TransactionID: second, Received: "100"})
 			return err
 		}},
-		{"reject", 4, func(ctx context.Context) error {
+		{"reject", 4, 1, func(ctx context.Context) error {
 			_, err := svc.RejectDeposit(ctx, staff, money.DecisionInput{TransactionID: third, Notes: "not received"})
+			return err
+		}},
+		{"confirm with a key", 5, 1, func(ctx context.Context) (err error) {
+			keyed, err = svc.ConfirmDeposit(claimed(ctx), staff, money.DecisionInput{TransactionID: fourth, Received: "100"})
+			return err
+		}},
+		// The ref and the account refuse it as decided; the account's tail and the request's
+		// events answer it.
+		{"its repeat", 4, 0, func(ctx context.Context) error {
+			again, err := svc.ConfirmDeposit(claimed(ctx), staff, money.DecisionInput{TransactionID: fourth, Received: "100"})
+			if err == nil && again != keyed {
+				t.Errorf("repeat answered %+v, want the first answer %+v", again, keyed)
+			}
 			return err
 		}},
 	} {
@@ -217,11 +238,14 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 			}
 			t.Errorf("%s took %d round trips, want at most %d: each stream it rests on read once", c.name, len(trips), c.trips)
 		}
-		if len(w) != 1 {
-			t.Fatalf("%s wrote in %d round trips, want 1: %q", c.name, len(w), w)
+		if len(w) != c.writes {
+			t.Fatalf("%s wrote in %d round trips, want %d: %q", c.name, len(w), c.writes, w)
 		}
-		if !carries(w[0], "mail_outbox") {
+		if c.writes == 1 && !carries(w[0], "mail_outbox") {
 			t.Fatalf("%s: the e-mail did not go with the events: %q", c.name, w[0])
+		}
+		if c.name == "confirm with a key" && !carries(w[0], claimSQL) {
+			t.Fatalf("%s: the claim did not go with the events: %q", c.name, w[0])
 		}
 	}
 }

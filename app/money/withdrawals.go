@@ -335,22 +335,9 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 		return Decision{}, err
 	}
 	id := strings.TrimSpace(in.WithdrawalID)
-	w, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Withdrawal, bool) { return acc.Withdrawal(id) })
+	w, investor, err := s.payable(ctx, a, userID, id)
 	if err != nil {
-		return Decision{}, err
-	}
-	if !ok {
-		return Decision{}, ErrWithdrawalNotFound
-	}
-	if w.Status != account.StatusPending {
-		return Decision{}, account.ErrWithdrawalDecided
-	}
-	investor, err := s.partyFor(ctx, a, userID)
-	if err != nil {
-		return Decision{}, err
-	}
-	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
-		return Decision{}, err
+		return s.earlierOr(ctx, err, userID, proposal.KindWithdrawalApproval, id)
 	}
 	why, err := s.withdrawalNeedsSecond(ctx, w.Amount)
 	if err != nil {
@@ -371,6 +358,28 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, a Actor, in PayoutInput
 		return acc.ApproveWithdrawal(id, p, a.UserID, at)
 	}, s.paidMessage)
 	return Decision{Position: pos}, err
+}
+
+// payable checks, before a payout is recorded or proposed, that withdrawal id may be approved
+// by a.
+func (s *Service) payable(ctx context.Context, a Actor, userID, id string) (account.Withdrawal, party, error) {
+	w, ok, err := readRequest(ctx, s, userID, func(acc *account.Account) (account.Withdrawal, bool) { return acc.Withdrawal(id) })
+	switch {
+	case err != nil:
+		return account.Withdrawal{}, party{}, err
+	case !ok:
+		return account.Withdrawal{}, party{}, ErrWithdrawalNotFound
+	case w.Status != account.StatusPending:
+		return account.Withdrawal{}, party{}, account.ErrWithdrawalDecided
+	}
+	investor, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return account.Withdrawal{}, party{}, err
+	}
+	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
+		return account.Withdrawal{}, party{}, err
+	}
+	return w, investor, nil
 }
 
 // paidMessage is the investor's e-mail about a paid withdrawal.
