@@ -78,12 +78,7 @@ var transactional = map[string]string{
 	"app/broadcast.start":          "reads the recipients in the transaction that queues their messages",
 	"app/broadcast.Cancel":         "counts the messages it withdraws in the transaction that records the count",
 	"app/chainaddr.AddressFor":     "reads the next free index under a lock in the transaction that takes it",
-	"app/chainwatch.appendAlone":   "appends a transfer the watcher decided on before: " + notMoved,
-	"app/chainwatch.observePayout": "appends a payout the watcher decided on before: " + notMoved,
 }
-
-// notMoved marks a command that has not been looked at for command.Submit yet.
-const notMoved = "not moved to command.Submit yet"
 
 // TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed
 // in transactional (docs/architecture.md, "The write path").

@@ -63,35 +63,39 @@ func (w *Watcher) checkPayouts(ctx context.Context, src Source, tip uint64) erro
 }
 
 func (w *Watcher) observePayout(ctx context.Context, withdrawalID, txHash, network string, seen chain.TxState, tip, need uint64) error {
-	st, err := command.Load(ctx, w.d.Commands, payoutStream(withdrawalID), chain.NewPayoutState)
+	now := w.d.Clock.Now()
+	var (
+		was, last chain.PayoutSeen
+		done      bool
+	)
+	// One round trip when the status or the confirmations moved on; none but a read of the
+	// stream's tail when they did not. The aggregate is the runner's: what is needed after is
+	// copied out of it.
+	_, err := command.Submit(ctx, w.d.Commands, payoutStream(withdrawalID), chain.NewPayoutState, systemMeta,
+		func(st *chain.PayoutState, _ *command.Writes) error {
+			was = st.Last()
+			st.Observe(withdrawalID, network, txHash, seen, tip, need, now)
+			last, done = st.Last(), st.Done(need)
+			return nil
+		})
 	if err != nil {
 		return err
 	}
-	now := w.d.Clock.Now()
-	was := st.Last().Status
-	if st.Observe(withdrawalID, network, txHash, seen, tip, need, now) {
-		if _, err := w.d.Commands.InTx(ctx, systemMeta, func(ctx context.Context, tx *command.Tx) error {
-			return tx.Append(ctx, command.Change{Stream: payoutStream(withdrawalID), Aggregate: st})
-		}); err != nil {
-			return err
-		}
-		// Staff hear of a change of status once, not of every confirmation.
-		if last := st.Last(); last.Status != was {
-			switch last.Status {
-			case chain.PayoutFailed:
-				w.d.Logger.ErrorContext(ctx, "chainwatch: a recorded payout failed on the chain and moved nothing; staff must look",
-					"network", network, "withdrawal", withdrawalID, "tx", txHash, "height", last.Height)
-			case chain.PayoutMissing:
-				w.d.Logger.WarnContext(ctx, "chainwatch: a recorded payout left the best chain", "network", network, "withdrawal", withdrawalID, "tx", txHash)
-			}
+	// Staff hear of a change of status once, not of every confirmation.
+	if last.Status != was.Status {
+		switch last.Status {
+		case chain.PayoutFailed:
+			w.d.Logger.ErrorContext(ctx, "chainwatch: a recorded payout failed on the chain and moved nothing; staff must look",
+				"network", network, "withdrawal", withdrawalID, "tx", txHash, "height", last.Height)
+		case chain.PayoutMissing:
+			w.d.Logger.WarnContext(ctx, "chainwatch: a recorded payout left the best chain", "network", network, "withdrawal", withdrawalID, "tx", txHash)
 		}
 	}
-	last := st.Last()
 	_, err = w.d.Pool.Exec(ctx, `INSERT INTO chain_payouts (withdrawal_id, network, tx_hash, status, height, confirmations, done, checked_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, height = EXCLUDED.height,
 			confirmations = EXCLUDED.confirmations, done = EXCLUDED.done, checked_at = EXCLUDED.checked_at`,
-		withdrawalID, network, txHash, string(last.Status), int64(last.Height), int64(last.Confirmations), st.Done(need), now)
+		withdrawalID, network, txHash, string(last.Status), int64(last.Height), int64(last.Confirmations), done, now)
 	return err
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"clearvest/app/command"
 	"clearvest/app/money"
+	"clearvest/domain/aggregate"
 	"clearvest/domain/asset"
 	"clearvest/domain/chain"
 	"clearvest/domain/clock"
@@ -479,11 +480,23 @@ func transferStream(key string) eventstore.StreamID { return eventstore.StreamID
 
 var systemMeta = eventstore.Metadata{ActorRole: "system"}
 
-// appendAlone appends the transfer stream's new events without any account change.
+// appendAlone appends the transfer stream's new events without any account change, in one
+// round trip (command.Submit). st was decided on as it was loaded, often for a choice between
+// this and an account change carrying st alongside (command.WithAlongside); the runner's
+// aggregate takes its events only when it stands where st was loaded. When the stream moved
+// on, nothing is appended and the answer is a conflict, on which step loads and decides again.
 func (w *Watcher) appendAlone(ctx context.Context, key string, st *chain.TransferState) error {
-	_, err := w.d.Commands.InTx(ctx, systemMeta, func(ctx context.Context, tx *command.Tx) error {
-		return tx.Append(ctx, command.Change{Stream: transferStream(key), Aggregate: st})
-	})
+	stream := transferStream(key)
+	_, err := command.Submit(ctx, w.d.Commands, stream, chain.NewTransferState, systemMeta,
+		func(cur *chain.TransferState, _ *command.Writes) error {
+			if cur.Version() != st.LoadedVersion() {
+				return &eventstore.ConcurrencyError{Stream: stream, Expected: st.LoadedVersion(), Actual: cur.Version()}
+			}
+			for _, e := range st.Changes() {
+				aggregate.Raise(cur, e)
+			}
+			return nil
+		})
 	return err
 }
 
