@@ -157,6 +157,41 @@ func TestALongStreamLoadsFromItsSnapshot(t *testing.T) {
 	}
 }
 
+// Commands run in a transaction of their own (Update) snapshot a growing stream as Submit's do,
+// and the snapshot restores the state a full replay gives.
+func TestUpdateSnapshotsALongStream(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	writer, _ := pgRunner(t, pool, snapCounters(10))
+	stream := counterStream("updated")
+	for i := 1; i <= 25; i++ {
+		if _, err := command.Update(ctx, writer, stream, NewSnapCounter, eventstore.Metadata{},
+			func(ctx context.Context, c *SnapCounter, tx *command.Tx) error {
+				if err := c.Increment(1 + i%3); err != nil {
+					return err
+				}
+				return tx.Append(ctx, command.Change{Stream: stream, Aggregate: c})
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var version int64
+	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 20 {
+		t.Fatalf("the latest snapshot is at version %d (%v), want 20: one per 10 events", version, err)
+	}
+	full, _ := pgRunner(t, pool)
+	want, err := command.Load(ctx, full, stream, NewSnapCounter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _ := pgRunner(t, pool, snapCounters(10))
+	got, err := command.Load(ctx, cold, stream, NewSnapCounter)
+	if err != nil || got.count != want.count || got.trail != want.trail || got.Version() != 25 {
+		t.Fatalf("from the snapshot: %d %q at %d (%v); replayed: %d %q", got.count, got.trail, got.Version(), err, want.count, want.trail)
+	}
+}
+
 // A snapshot is only ever a shortcut: one of another kind, or one that does not restore, is
 // read past, and the stream is read in full.
 func TestAnUnusableSnapshotIsReadPast(t *testing.T) {
