@@ -59,11 +59,12 @@ func idempotencyFor(store *idempotency.Store) (apigen.MiddlewareFunc, error) {
 // events (idempotency.WithCommand): a money request then costs one round trip to the database,
 // shared with the commands submitted at the same time, and a repeat is answered from the events.
 //
-// The staff decisions are among them. Those whose checks run before the command, and would
-// refuse a repeat as already decided or waiting for a second staff member, look for the
-// request's events first (command.Earlier). A balance correction is not: each request mints
-// the adjustment's id, which names the stream of the proposal a large one opens, so a repeat
-// could not find what its first run opened; its key is claimed ahead.
+// The staff decisions on money and identity checks are among them. Where a check before the
+// command refuses a repeat (decided already, or waiting for a second staff member), the
+// decision looks for the request's own events then (command.Earlier). A balance correction is
+// not among them: each request mints the adjustment's id, which names the stream of the
+// proposal a large one opens, so a repeat could not find what its first run opened; its key is
+// claimed ahead.
 var claimedByCommand = map[string]bool{
 	http.MethodPost + " /payments/create":     true,
 	http.MethodPost + " /withDraw/create":     true,
@@ -80,6 +81,8 @@ var claimedByCommand = map[string]bool{
 	http.MethodPost + " /users/waive-fee/{id}":           true,
 	http.MethodPut + " /users/update-fees/{id}":          true,
 	http.MethodPut + " /users/fees-toggle/{id}":          true,
+	http.MethodPatch + " /users/kyc/{id}/approve":        true,
+	http.MethodPatch + " /users/kyc/{id}/reject":         true,
 }
 
 // streamedBodies are the operations whose body streams straight into storage: the record here

@@ -376,8 +376,8 @@ func TestIdempotencyKeyOnAWithdrawalIsAnsweredFromItsEvents(t *testing.T) {
 }
 
 // A staff decision's key is claimed by its command too, and a repeat gets the first answer from
-// the decision's events, even where the checks before the command would refuse it: a
-// confirmation that went through (not "already decided"), one that became a proposal (the same
+// the decision's events, even where the checks before the command would refuse it: an identity
+// check's approval, a confirmation that went through (not "already decided"), one that became a proposal (the same
 // proposal, not "waiting for a second staff member"), the second admin's approval of it, and a
 // payout and a large withdrawal's proposal likewise, even once that proposal was rejected.
 // Another request with a key is a 422, and nothing is credited, proposed or paid twice.
@@ -427,7 +427,12 @@ func TestStaffDecisionsAreAnsweredFromTheirEvents(t *testing.T) {
 		t.Fatalf("balance = %s, want 20500.00", got)
 	}
 
-	clearedToWithdraw(t, a, investor, author)
+	jpg := jpegFile(t)
+	expect(t, uploadKYC(t, investor, nil, front(jpg), back(jpg)), http.StatusOK)
+	author.position = investor.position
+	decided(author, "kyc-1", http.MethodPatch, "/api/users/kyc/"+u.ID+"/approve", map[string]any{}, http.StatusOK)
+	investor.position = author.position
+	stepUp(t, investor)
 	w := withdraw(t, investor, "100", "ERC20", testETHAddress)
 	author.position = investor.position
 	decided(author, "pay-1", http.MethodPut, "/api/withDraw/approve/"+w.ID, map[string]string{"txHash": "0x" + strings.Repeat("cd", 32)}, http.StatusOK)
