@@ -221,8 +221,8 @@ func (c *Claim) report(res Result, err error) {
 // carry, as the command the request runs would (Result.IdempotentReplay, or
 // ErrIdempotencyKeyReused), reading the stream's tail first; ok is false when ctx has no claim
 // or the stream no such events. A request whose checks before its command rest on state its
-// own first run changed asks it first: a repeated staff decision would otherwise be refused as
-// "already decided" instead of getting its first answer.
+// own first run changed asks when they refuse it: a repeated staff decision would otherwise be
+// refused as "already decided" instead of getting its first answer.
 func Earlier(ctx context.Context, r *Runner, stream eventstore.StreamID) (res Result, ok bool, err error) {
 	claim := claimFrom(ctx)
 	if claim == nil || claim.Key == "" {
