@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -89,6 +90,7 @@ type Runner struct {
 	snapshots     eventstore.SnapshotStore // nil: streams load from their first event
 	snapshotEvery int
 	snapshotted   map[string]func(eventstore.StreamID) Snapshotter // by stream category
+	saving        sync.WaitGroup                                   // snapshots being saved
 }
 
 // Option configures a Runner.

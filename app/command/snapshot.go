@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"slices"
+	"time"
 
 	"clearvest/eventstore"
 )
@@ -205,8 +206,12 @@ func (r *Runner) restore(stream eventstore.StreamID, snap *eventstore.Snapshot, 
 }
 
 // maybeSnapshot saves a snapshot of agg, which a command just left at h, when the stream has
-// grown by the snapshot interval since its latest one. A snapshot that cannot be saved is
-// logged and tried again an interval later: the command's own result stands either way.
+// grown by the interval since its latest one. The state is taken now, before the cache gets agg
+// back and another command changes it; sealing and writing it (most of the cost for a long
+// account: half a megabyte through the write-ahead log) happen after, off the command's path,
+// so that the command that crosses the interval answers as fast as the others. A snapshot that
+// cannot be saved is logged and tried again an interval later: the command's own result stands
+// either way. SnapshotsSaved waits for the saves under way.
 func (r *Runner) maybeSnapshot(ctx context.Context, stream eventstore.StreamID, agg Aggregate, h *history) {
 	every := int64(r.snapshotEvery)
 	if h.version-h.base < every { // most commands: a short stream, or one loaded from a recent snapshot
@@ -220,24 +225,40 @@ func (r *Runner) maybeSnapshot(ctx context.Context, stream eventstore.StreamID, 
 		return
 	}
 	r.cache.snapshotSeen(stream, h.version)
-	err := func() error {
-		state, err := s.MarshalState()
-		if err != nil {
-			return err
+	logFailure := func(err error) {
+		if !errors.Is(err, eventstore.ErrErased) {
+			r.logger.WarnContext(ctx, "command: snapshot not saved", "stream", stream, "version", h.version, "err", err)
 		}
-		kept, err := r.codec.SealState(stream, state)
-		if err != nil {
-			return err
-		}
-		return r.snapshots.SaveSnapshot(ctx, eventstore.Snapshot{
-			Stream: stream, Version: h.version, Position: h.position, Kind: s.SnapshotKind(), Started: h.started,
-			State: kept, Keys: h.keyPrints().encode(),
-		})
-	}()
-	if err != nil && !errors.Is(err, eventstore.ErrErased) {
-		r.logger.WarnContext(ctx, "command: snapshot not saved", "stream", stream, "version", h.version, "err", err)
 	}
+	state, err := s.MarshalState()
+	if err != nil {
+		logFailure(err)
+		return
+	}
+	snap := eventstore.Snapshot{Stream: stream, Version: h.version, Position: h.position, Kind: s.SnapshotKind(),
+		Started: h.started, Keys: h.keyPrints().encode()}
+	r.saving.Add(1)
+	go func() {
+		defer r.saving.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), snapshotSaveTimeout)
+		defer cancel()
+		kept, err := r.codec.SealState(stream, state)
+		if err == nil {
+			snap.State = kept
+			err = r.snapshots.SaveSnapshot(ctx, snap)
+		}
+		if err != nil {
+			logFailure(err)
+		}
+	}()
 }
+
+// snapshotSaveTimeout bounds a snapshot's save, which no request waits for.
+const snapshotSaveTimeout = 30 * time.Second
+
+// SnapshotsSaved waits until the snapshots being saved after commands are written (or have
+// failed): serve calls it on its way out, and a test before it looks for them.
+func (r *Runner) SnapshotsSaved() { r.saving.Wait() }
 
 // keyedBefore returns the events of the snapshot h starts from that carry key, read from the
 // store, since the history holds only the events after it.

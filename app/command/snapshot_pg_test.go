@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"clearvest/app/command"
 	"clearvest/domain/aggregate"
@@ -99,6 +100,7 @@ func TestALongStreamLoadsFromItsSnapshot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	writer.SnapshotsSaved()
 	var version int64
 	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 30 {
 		t.Fatalf("the latest snapshot is at version %d (%v), want 30: one per 10 events", version, err)
@@ -176,6 +178,7 @@ func TestUpdateSnapshotsALongStream(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	writer.SnapshotsSaved()
 	var version int64
 	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 20 {
 		t.Fatalf("the latest snapshot is at version %d (%v), want 20: one per 10 events", version, err)
@@ -189,6 +192,56 @@ func TestUpdateSnapshotsALongStream(t *testing.T) {
 	got, err := command.Load(ctx, cold, stream, NewSnapCounter)
 	if err != nil || got.count != want.count || got.trail != want.trail || got.Version() != 25 {
 		t.Fatalf("from the snapshot: %d %q at %d (%v); replayed: %d %q", got.count, got.trail, got.Version(), err, want.count, want.trail)
+	}
+}
+
+// heldSnapshots holds every snapshot's save until released.
+type heldSnapshots struct {
+	*postgres.Store
+	release chan struct{}
+}
+
+func (s *heldSnapshots) SaveSnapshot(ctx context.Context, snap eventstore.Snapshot) error {
+	<-s.release
+	return s.Store.SaveSnapshot(ctx, snap)
+}
+
+// The command that takes a stream past the interval answers without waiting for its snapshot's
+// save, which SnapshotsSaved waits for.
+func TestASnapshotIsSavedOffTheCommandsPath(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	store := &heldSnapshots{Store: postgres.New(pool, postgres.WithLogger(quiet)), release: make(chan struct{})}
+	t.Cleanup(store.Store.Close)
+	r := newRunner(store, command.WithTransactions(pool), snapCounters(5))
+	stream := counterStream("held")
+	done := make(chan error, 1)
+	go func() {
+		for range 5 {
+			if _, err := command.Submit(ctx, r, stream, NewSnapCounter, eventstore.Metadata{}, func(c *SnapCounter, _ *command.Writes) error {
+				return c.Increment(1)
+			}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		close(store.release)
+		t.Fatal("the fifth command waited for its snapshot's save")
+	}
+	close(store.release)
+	r.SnapshotsSaved()
+	var version int64
+	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 5 {
+		t.Fatalf("snapshot at version %d (%v) once saved, want 5", version, err)
 	}
 }
 
@@ -222,6 +275,7 @@ func TestAnUnusableSnapshotIsReadPast(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		writer.SnapshotsSaved()
 		if _, err := pool.Exec(ctx, `DELETE FROM snapshots WHERE stream_id = $1`, string(stream)); err != nil {
 			t.Fatal(err)
 		}

@@ -166,12 +166,13 @@ func newLongAccount(b testing.TB) *longAccount {
 	}
 	// One command on the long account leaves its snapshot, as its own commands would have.
 	longStream := eventstore.StreamID(account.Stream(long))
-	if _, err := command.Execute(ctx, command.NewRunner(store, codec, command.WithLogger(quiet), money.Snapshots(money.SnapshotEvery)),
-		longStream, account.NewFor(long), eventstore.Metadata{}, func(a *account.Account) error {
-			return a.CreditReferralBonus("01a22600-0000-7000-8000-0000000000ff", dmoney.MustParse("1"), time.Now())
-		}); err != nil {
+	writer := command.NewRunner(store, codec, command.WithLogger(quiet), money.Snapshots(money.SnapshotEvery))
+	if _, err := command.Execute(ctx, writer, longStream, account.NewFor(long), eventstore.Metadata{}, func(a *account.Account) error {
+		return a.CreditReferralBonus("01a22600-0000-7000-8000-0000000000ff", dmoney.MustParse("1"), time.Now())
+	}); err != nil {
 		b.Fatal(err)
 	}
+	writer.SnapshotsSaved()
 	var snapshotAt int64
 	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(longStream)).Scan(&snapshotAt); err != nil {
 		b.Fatalf("no snapshot of the long account: %v", err)

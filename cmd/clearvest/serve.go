@@ -350,6 +350,7 @@ func runServe(ctx context.Context, args []string, stdout io.Writer, logger *slog
 	<-marketDone
 	<-chainsDone
 	<-readsDone
+	ident.commands.SnapshotsSaved() // saved after their commands, off the requests' path
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -224,6 +224,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 		t.Fatal(err)
 	}
 	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger), money.Snapshots(o.snapshotEvery))
+	t.Cleanup(commands.SnapshotsSaved) // before the pool closes under them
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,
 	}, accounts.Deps{
