@@ -21,7 +21,7 @@
 #      SCALE_HEAVY_EVENTS events, beside a new account's on the same server: cold (the first
 #      command after a restart, SCALE_RESTARTS restarts; the long account loads from the
 #      snapshot an unmeasured first command saved) and warm (SCALE_COMMANDS one after another,
-#      p99).
+#      p99, after one unmeasured command on each account).
 # Results: OUT/results.csv (events,graph,series,value,unit), OUT/results.md, per-point logs and
 # profiles, and the graphs OUT/svg/*.svg (scripts/scalebench plot).
 #
@@ -219,6 +219,11 @@ for events in $points; do
 	CLEARVEST_REQUEST_LIMITS=off serve_on "$db_url" "$data" "$pdir/serve.log"
 	pid=$server_pid
 	log "$events events: warm commands ($commands each)"
+	# One command on each account first, unmeasured: the account's load, and the new server's
+	# first connections and statements, are the cold figures' part, not the warm ones'.
+	for tok in "$heavy_token" "$new_token"; do
+		"$out/scalebench" command -url "$base_url" -token "$tok" -n 1 >/dev/null
+	done
 	for who in heavy new; do
 		tok=$heavy_token
 		[[ $who == new ]] && tok=$new_token
