@@ -13,6 +13,9 @@ import (
 	"clearvest/domain/aggregate"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // SnapCounter is Counter with snapshots; it also remembers the order of its increments, so a
@@ -80,6 +83,19 @@ func (s *eventCountingStore) ReadFromSnapshot(ctx context.Context, stream events
 	return snap, envs, err
 }
 
+// savedSnapshot is the version of the stream's snapshot once the runner's saves are written, 0
+// for none.
+func savedSnapshot(t *testing.T, r *command.Runner, pool *pgxpool.Pool, stream eventstore.StreamID) int64 {
+	t.Helper()
+	r.SnapshotsSaved()
+	var version int64
+	err := pool.QueryRow(context.Background(), `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		t.Fatal(err)
+	}
+	return version
+}
+
 func keyed(n int) eventstore.Metadata {
 	return eventstore.Metadata{IdempotencyKey: fmt.Sprintf("key-%d", n), RequestHash: fmt.Sprintf("hash-%d", n)}
 }
@@ -100,10 +116,8 @@ func TestALongStreamLoadsFromItsSnapshot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writer.SnapshotsSaved()
-	var version int64
-	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 30 {
-		t.Fatalf("the latest snapshot is at version %d (%v), want 30: one per 10 events", version, err)
+	if v := savedSnapshot(t, writer, pool, stream); v != 30 {
+		t.Fatalf("the latest snapshot is at version %d, want 30: one per 10 events", v)
 	}
 
 	full, _ := pgRunner(t, pool) // no snapshots: every event replayed
@@ -178,10 +192,8 @@ func TestUpdateSnapshotsALongStream(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writer.SnapshotsSaved()
-	var version int64
-	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 20 {
-		t.Fatalf("the latest snapshot is at version %d (%v), want 20: one per 10 events", version, err)
+	if v := savedSnapshot(t, writer, pool, stream); v != 20 {
+		t.Fatalf("the latest snapshot is at version %d, want 20: one per 10 events", v)
 	}
 	full, _ := pgRunner(t, pool)
 	want, err := command.Load(ctx, full, stream, NewSnapCounter)
@@ -238,10 +250,8 @@ func TestASnapshotIsSavedOffTheCommandsPath(t *testing.T) {
 		t.Fatal("the fifth command waited for its snapshot's save")
 	}
 	close(store.release)
-	r.SnapshotsSaved()
-	var version int64
-	if err := pool.QueryRow(ctx, `SELECT version FROM snapshots WHERE stream_id = $1`, string(stream)).Scan(&version); err != nil || version != 5 {
-		t.Fatalf("snapshot at version %d (%v) once saved, want 5", version, err)
+	if v := savedSnapshot(t, r, pool, stream); v != 5 {
+		t.Fatalf("snapshot at version %d once saved, want 5", v)
 	}
 }
 

@@ -143,6 +143,14 @@ func sideClaim(key string) *command.Claim {
 
 // A request's claim commits with its first command, and a second request with the same claim
 // finds it taken and stores nothing.
+// keyClaim is the claim of a request with an Idempotency-Key: its record, and the key and the
+// request's hash its events carry.
+func keyClaim(key, hash string) *command.Claim {
+	c := sideClaim("claim-" + key + "-" + hash)
+	c.Key, c.Hash = key, hash
+	return c
+}
+
 func TestSubmitCommitsTheRequestsClaimOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -229,11 +237,7 @@ func TestSubmitAnswersARepeatFromTheEvents(t *testing.T) {
 	r, store := pgRunner(t, pool)
 	other, _ := pgRunner(t, pool) // another process: it reads the stream rather than its cache
 	stream := counterStream("keyed")
-	claim := func(hash string) *command.Claim {
-		c := sideClaim("claim-" + hash)
-		c.Key, c.Hash = "key-1", hash
-		return c
-	}
+	claim := func(hash string) *command.Claim { return keyClaim("key-1", hash) }
 
 	first, err := command.Submit(command.WithClaim(ctx, claim("h1")), r, stream, NewCounter, eventstore.Metadata{}, plusOne)
 	if err != nil {
@@ -271,11 +275,7 @@ func TestEarlierAnswersARepeatBeforeItsCommand(t *testing.T) {
 	r, _ := pgRunner(t, pool)
 	other, _ := pgRunner(t, pool)
 	stream := counterStream("earlier")
-	claim := func(key, hash string) *command.Claim {
-		c := sideClaim("claim-" + key + hash)
-		c.Key, c.Hash = key, hash
-		return c
-	}
+	claim := keyClaim
 	if _, ok, err := command.Earlier(ctx, r, stream); ok || err != nil {
 		t.Fatalf("no claim: ok %v, err %v; want no answer", ok, err)
 	}

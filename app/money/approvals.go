@@ -130,6 +130,19 @@ func (s *Service) partyFor(ctx context.Context, a Actor, userID string) (party, 
 	return party{user: u}, nil
 }
 
+// deciderFor is partyFor for a decision on a subject that may become a proposal: refused too
+// while a proposal on the subject waits for a second staff member (awaitingSecond).
+func (s *Service) deciderFor(ctx context.Context, a Actor, userID string, kind proposal.Kind, subjectID string) (party, error) {
+	p, err := s.partyFor(ctx, a, userID)
+	if err != nil {
+		return party{}, err
+	}
+	if err := s.awaitingSecond(ctx, kind, subjectID); err != nil {
+		return party{}, err
+	}
+	return p, nil
+}
+
 // awaitingSecond refuses a single person's decision on a subject whose proposal waits.
 func (s *Service) awaitingSecond(ctx context.Context, kind proposal.Kind, subjectID string) error {
 	if s.approvals == nil {

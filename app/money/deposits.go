@@ -276,11 +276,8 @@ func (s *Service) confirmable(ctx context.Context, a Actor, userID, depositID st
 	if err := s.notPaidToAnother(ctx, userID, d); err != nil {
 		return account.Deposit{}, party{}, err
 	}
-	p, err := s.partyFor(ctx, a, userID)
+	p, err := s.deciderFor(ctx, a, userID, proposal.KindDepositConfirmation, d.TransactionID)
 	if err != nil {
-		return account.Deposit{}, party{}, err
-	}
-	if err := s.awaitingSecond(ctx, proposal.KindDepositConfirmation, d.TransactionID); err != nil {
 		return account.Deposit{}, party{}, err
 	}
 	return d, p, nil

@@ -372,11 +372,8 @@ func (s *Service) payable(ctx context.Context, a Actor, userID, id string) (acco
 	case w.Status != account.StatusPending:
 		return account.Withdrawal{}, party{}, account.ErrWithdrawalDecided
 	}
-	investor, err := s.partyFor(ctx, a, userID)
+	investor, err := s.deciderFor(ctx, a, userID, proposal.KindWithdrawalApproval, id)
 	if err != nil {
-		return account.Withdrawal{}, party{}, err
-	}
-	if err := s.awaitingSecond(ctx, proposal.KindWithdrawalApproval, id); err != nil {
 		return account.Withdrawal{}, party{}, err
 	}
 	return w, investor, nil
