@@ -2,15 +2,18 @@ package projections_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"clearvest/app/apptest"
+	"clearvest/eventstore"
 	"clearvest/platform/pgtest"
 	"clearvest/projections"
 	"clearvest/projections/activity"
+	"clearvest/projections/audit"
 	"clearvest/projections/history"
 	"clearvest/projections/investments"
 	"clearvest/projections/ledger"
@@ -28,9 +31,10 @@ func TestBulkRebuildEqualsLive(t *testing.T) {
 	ctx := context.Background()
 	e := apptest.NewMoneyApp(t)
 	apptest.RandomMoney(t, e, 12, 1500, 7)
+	staffActions(t, e)
 
 	bulk := []projections.Projection{history.New(e.Codec), ledger.New(e.Codec), wallets.New(e.Codec), withdrawals.New(e.Codec),
-		investments.New(e.Codec), activity.New(e.Codec)}
+		investments.New(e.Codec), activity.New(e.Codec), audit.New()}
 	r := e.Runner(t, bulk, projections.WithBatchSize(7), projections.WithRebuildBatchSize(100))
 	e.CatchUp(t, r)
 	kinds := pgtest.Texts(t, e.Pool, `SELECT DISTINCT type FROM events ORDER BY 1`)
@@ -72,6 +76,43 @@ func TestBulkRebuildEqualsLive(t *testing.T) {
 		if got, want := pgtest.Texts(t, e.Pool, `SELECT replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = '`+schema+`' ORDER BY 1`),
 			indexesOf(t, e, p); !slices.Equal(got, want) {
 			t.Errorf("%s: indexes %v, want %v", schema, got, want)
+		}
+	}
+}
+
+// staffActions appends, straight to the store, staff actions of a kind no read model decodes on
+// streams that name their user in their first event, for the audit log: actions on other users,
+// one on the staff member's own stream (left out), one while viewing as a user, spread over
+// several batches.
+func staffActions(t *testing.T, e *apptest.MoneyApp) {
+	t.Helper()
+	ctx := context.Background()
+	staff, other := eventstore.NewEventID().String(), eventstore.NewEventID().String()
+	admin := eventstore.Metadata{ActorID: staff, ActorRole: "admin", CorrelationID: "c1", ClientIP: "203.0.113.9"}
+	author := eventstore.Metadata{ActorID: other, ActorRole: "author"}
+	for i := range 30 {
+		user := eventstore.NewEventID().String()
+		stream := eventstore.StreamID(fmt.Sprintf("note-%d", i))
+		opened := admin
+		switch i % 5 {
+		case 3:
+			user = staff // the staff member's own: not audited
+		case 4:
+			opened = eventstore.Metadata{ActorID: user, ImpersonatorID: other, ActorRole: "subscriber"}
+		}
+		events := []eventstore.NewEvent{
+			{ID: eventstore.NewEventID(), Type: "audittest.opened", SchemaVersion: 1, Metadata: opened,
+				Data: []byte(fmt.Sprintf(`{"userId":%q,"reason":"check %d","amount":"%d.00","depositId":"d-%d"}`, user, i, 10+i, i))},
+			{ID: eventstore.NewEventID(), Type: "audittest.closed", SchemaVersion: 1, Metadata: author,
+				Data: []byte(fmt.Sprintf(`{"notes":"done %d","subjectId":"s-%d"}`, i, i))},
+		}
+		for _, ev := range events {
+			stored, err := e.Store.Append(ctx, eventstore.StreamAppend{Stream: stream, ExpectedVersion: eventstore.AnyVersion,
+				Events: []eventstore.NewEvent{ev}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Last = stored[len(stored)-1].Position
 		}
 	}
 }

@@ -40,7 +40,7 @@ var StaffRoles = []string{string(identity.RoleAuthor), string(identity.RoleAdmin
 // Projection implements projections.Projection.
 type Projection struct{}
 
-var _ projections.Projection = Projection{}
+var _ projections.Bulk = Projection{}
 
 // New returns the projection. It reads stored payloads as JSON and needs no codec.
 func New() Projection { return Projection{} }
@@ -124,6 +124,42 @@ func IsStaff(m eventstore.Metadata) bool {
 	return false
 }
 
+// entryOf reads one event: the user its stream belongs to when the payload names one on a stream
+// that is not a user's own (owner), and its entry when a staff member caused it (staff). The
+// entry's target is left empty when only the stream's owner, found at insert time, can name it.
+// The payload is read only for what is needed: most events of a log are neither.
+func entryOf(env eventstore.Envelope) (owner string, r row, staff bool) {
+	own := userStream(env.StreamID)
+	staff = IsStaff(env.Metadata)
+	if own && !staff {
+		return "", row{}, false
+	}
+	fields := topLevel(env.Data)
+	if !own {
+		owner = fields.str("userId")
+	}
+	if !staff {
+		return owner, row{}, false
+	}
+	r = row{
+		Position: env.Position, At: env.RecordedAt.UTC(), EventID: env.ID.String(), StreamID: string(env.StreamID),
+		EventType: env.Type, ActorID: env.Metadata.ActorID, ActorRole: env.Metadata.ActorRole,
+		ImpersonatorID: env.Metadata.ImpersonatorID, ClientIP: env.Metadata.ClientIP,
+		CorrelationID: env.Metadata.CorrelationID,
+		Reference:     fields.reference(), Amount: fields.amount(), Reason: fields.reason(),
+	}
+	if r.ImpersonatorID != "" {
+		// The person at the keyboard is the staff member, acting as the user.
+		r.ActorID = r.ImpersonatorID
+	}
+	if own {
+		r.TargetUser = env.StreamID.ID()
+	} else {
+		r.TargetUser = owner
+	}
+	return owner, r, true
+}
+
 // Apply records the batch's stream owners first, then inserts its staff actions, resolving each
 // one's target from the payload, the stream or an earlier event of the stream, and leaving out
 // what a staff member did to their own account.
@@ -131,33 +167,13 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Enve
 	var owners []streamUser
 	var rows []row
 	for _, env := range events {
-		fields := topLevel(env.Data)
-		if !userStream(env.StreamID) {
-			if u := fields.str("userId"); u != "" {
-				owners = append(owners, streamUser{StreamID: string(env.StreamID), UserID: u})
-			}
+		owner, r, staff := entryOf(env)
+		if owner != "" {
+			owners = append(owners, streamUser{StreamID: string(env.StreamID), UserID: owner})
 		}
-		if !IsStaff(env.Metadata) {
-			continue
+		if staff {
+			rows = append(rows, r)
 		}
-		r := row{
-			Position: env.Position, At: env.RecordedAt.UTC(), EventID: env.ID.String(), StreamID: string(env.StreamID),
-			EventType: env.Type, ActorID: env.Metadata.ActorID, ActorRole: env.Metadata.ActorRole,
-			ImpersonatorID: env.Metadata.ImpersonatorID, ClientIP: env.Metadata.ClientIP,
-			CorrelationID: env.Metadata.CorrelationID,
-			Reference:     fields.reference(), Amount: fields.amount(), Reason: fields.reason(),
-		}
-		if r.ImpersonatorID != "" {
-			// The person at the keyboard is the staff member, acting as the user.
-			r.ActorID = r.ImpersonatorID
-		}
-		switch {
-		case userStream(env.StreamID):
-			r.TargetUser = env.StreamID.ID()
-		default:
-			r.TargetUser = fields.str("userId")
-		}
-		rows = append(rows, r)
 	}
 	if len(owners) > 0 {
 		data, err := json.Marshal(owners)
@@ -188,6 +204,72 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, events []eventstore.Enve
 		positions(rows)); err != nil {
 		return fmt.Errorf("audit: kinds: %w", err)
 	}
+	return nil
+}
+
+// Builder implements projections.Bulk: a rebuild holds the streams' owners and the kinds seen,
+// and copies each batch's entries, their targets resolved as Apply resolves them (from the
+// owners named up to the batch's end), leaving out what a staff member did to their own account.
+func (Projection) Builder() projections.Builder {
+	return &builder{owners: map[string]string{}, kinds: map[string]bool{}}
+}
+
+type builder struct {
+	owners     map[string]string // stream → user, the first named (ON CONFLICT DO NOTHING)
+	ownerOrder []string
+	kinds      map[string]bool
+	kindOrder  []string
+	rows       []row
+}
+
+func (b *builder) Add(_ context.Context, env eventstore.Envelope) error {
+	owner, r, staff := entryOf(env)
+	if _, known := b.owners[string(env.StreamID)]; owner != "" && !known {
+		b.owners[string(env.StreamID)] = owner
+		b.ownerOrder = append(b.ownerOrder, string(env.StreamID))
+	}
+	if staff {
+		b.rows = append(b.rows, r)
+	}
+	return nil
+}
+
+func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
+	entries := make([][]any, 0, len(b.rows))
+	for _, r := range b.rows {
+		if r.TargetUser == "" {
+			r.TargetUser = b.owners[r.StreamID]
+		}
+		if r.TargetUser == r.ActorID {
+			continue
+		}
+		if !b.kinds[r.EventType] {
+			b.kinds[r.EventType] = true
+			b.kindOrder = append(b.kindOrder, r.EventType)
+		}
+		entries = append(entries, []any{r.Position, r.At, r.EventID, r.StreamID, r.EventType, r.ActorID, r.ActorRole,
+			r.ImpersonatorID, r.TargetUser, r.Reference, r.Amount, r.Reason, r.ClientIP, r.CorrelationID})
+	}
+	b.rows = b.rows[:0]
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"entries"}, []string{"position", "at", "event_id", "stream_id", "event_type",
+		"actor_id", "actor_role", "impersonator_id", "target_user", "reference", "amount", "reason", "client_ip", "correlation_id"},
+		pgx.CopyFromRows(entries)); err != nil {
+		return fmt.Errorf("audit: copy entries: %w", err)
+	}
+	if !final {
+		return nil // later events may name more owners and kinds
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"stream_users"}, []string{"stream_id", "user_id"},
+		pgx.CopyFromSlice(len(b.ownerOrder), func(i int) ([]any, error) {
+			return []any{b.ownerOrder[i], b.owners[b.ownerOrder[i]]}, nil
+		})); err != nil {
+		return fmt.Errorf("audit: copy stream owners: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"kinds"}, []string{"event_type"},
+		pgx.CopyFromSlice(len(b.kindOrder), func(i int) ([]any, error) { return []any{b.kindOrder[i]}, nil })); err != nil {
+		return fmt.Errorf("audit: copy kinds: %w", err)
+	}
+	b.owners, b.ownerOrder, b.kinds, b.kindOrder = nil, nil, nil, nil
 	return nil
 }
 
