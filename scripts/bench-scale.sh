@@ -191,9 +191,15 @@ for events in $points; do
 	done
 	# moneylog appended the long account's events straight to the log, so it has no snapshot
 	# yet; the account's own commands would have left one. One command saves it.
+	# The snapshot is written after the command has answered, in the background.
 	"$out/scalebench" command -url "$base_url" -token "$heavy_token" -n 1 >/dev/null
-	snap=$(q "SELECT version FROM snapshots WHERE stream_id = 'account-$heavy_id'")
-	[[ -n $snap ]] || { log "the long account has no snapshot after a command"; exit 1; }
+	snap=""
+	for _ in $(seq 1 100); do
+		snap=$(q "SELECT version FROM snapshots WHERE stream_id = 'account-$heavy_id'")
+		[[ -n $snap ]] && break
+		sleep 0.1
+	done
+	[[ -n $snap ]] || { log "the long account has no snapshot 10 s after a command"; exit 1; }
 	echo "the long account's snapshot is at version $snap" | tee -a "$pdir/moneylog.txt"
 	stop_server "$server_pid"
 
