@@ -3,7 +3,10 @@ package eventstore
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // Snapshot is a stream's aggregate state saved at a version, so that loading a long stream reads
@@ -44,7 +47,38 @@ type SnapshotStore interface {
 const (
 	statePlain  byte = 0
 	stateSealed byte = 1 // sealed as text (FieldCipher.Seal), as the first snapshots were
-	stateBinary byte = 2 // sealed as bytes (BinaryCipher)
+	stateBinary byte = 2 // sealed as bytes (BinaryCipher), as snapshots were before compression
+	// Compressed with zstd, then kept as it is (without a cipher) or sealed as bytes. A
+	// 10,000-event account's state is 1.2 MB and compresses about eight times: its cold load
+	// read, opened and decompressed it in less time than it took to read it from PostgreSQL
+	// uncompressed (docs/benchmarks.md, "Cost as history grows"). Compression comes before
+	// sealing, which leaves nothing to compress; no one but the platform writes a state, so its
+	// length tells no one anything.
+	statePlainZstd  byte = 3
+	stateBinaryZstd byte = 4
+)
+
+// maxState bounds what a compressed state may decompress to: damaged bytes fail the snapshot,
+// which is then ignored, rather than exhaust memory.
+const maxState = 1 << 30
+
+// The zstd encoder and decoder are safe for concurrent EncodeAll and DecodeAll and hold buffers
+// worth keeping between snapshots.
+var (
+	stateEncoder = sync.OnceValue(func() *zstd.Encoder {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		if err != nil {
+			panic(err) // only for invalid options, which are fixed here
+		}
+		return enc
+	})
+	stateDecoder = sync.OnceValue(func() *zstd.Decoder {
+		dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxState))
+		if err != nil {
+			panic(err) // only for invalid options, which are fixed here
+		}
+		return dec
+	})
 )
 
 // BinaryCipher is a FieldCipher that also seals bytes as bytes. A snapshot's state is large
@@ -64,15 +98,16 @@ func (r *Registry) SealState(stream StreamID, state []byte) ([]byte, error) {
 	cipher := r.cipher
 	r.mu.RUnlock()
 	if cipher == nil {
-		return append([]byte{statePlain}, state...), nil
+		return stateEncoder().EncodeAll(state, []byte{statePlainZstd}), nil
 	}
 	if bc, ok := cipher.(BinaryCipher); ok {
-		sealed, err := bc.SealBytes(stream.ID(), state)
+		sealed, err := bc.SealBytes(stream.ID(), stateEncoder().EncodeAll(state, nil))
 		if err != nil {
 			return nil, fmt.Errorf("eventstore: seal the snapshot of %s: %w", stream, err)
 		}
-		return append([]byte{stateBinary}, sealed...), nil
+		return append([]byte{stateBinaryZstd}, sealed...), nil
 	}
+	// A cipher that seals only text keeps the first snapshots' format.
 	sealed, err := cipher.Seal(stream.ID(), string(state))
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: seal the snapshot of %s: %w", stream, err)
@@ -87,8 +122,11 @@ func (r *Registry) OpenState(stream StreamID, kept []byte) ([]byte, error) {
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("eventstore: the snapshot of %s is empty", stream)
 	}
-	if kept[0] == statePlain {
+	switch kept[0] {
+	case statePlain:
 		return kept[1:], nil
+	case statePlainZstd:
+		return decompressState(stream, kept[1:])
 	}
 	r.mu.RLock()
 	cipher := r.cipher
@@ -98,19 +136,30 @@ func (r *Registry) OpenState(stream StreamID, kept []byte) ([]byte, error) {
 		err   error
 	)
 	switch bc, binary := cipher.(BinaryCipher); {
-	case kept[0] != stateSealed && kept[0] != stateBinary:
+	case kept[0] != stateSealed && kept[0] != stateBinary && kept[0] != stateBinaryZstd:
 		return nil, fmt.Errorf("eventstore: the snapshot of %s is kept in an unknown way (%d)", stream, kept[0])
-	case cipher == nil, kept[0] == stateBinary && !binary:
+	case cipher == nil, kept[0] != stateSealed && !binary:
 		return nil, ErrNoCipher
-	case kept[0] == stateBinary:
-		plain, err = bc.OpenBytes(stream.ID(), kept[1:])
-	default:
+	case kept[0] == stateSealed:
 		var text string
 		text, err = cipher.Open(stream.ID(), string(kept[1:]))
 		plain = []byte(text)
+	default:
+		plain, err = bc.OpenBytes(stream.ID(), kept[1:])
 	}
 	if err != nil {
 		return nil, fmt.Errorf("eventstore: open the snapshot of %s: %w", stream, err)
 	}
+	if kept[0] == stateBinaryZstd {
+		return decompressState(stream, plain)
+	}
 	return plain, nil
+}
+
+func decompressState(stream StreamID, compressed []byte) ([]byte, error) {
+	state, err := stateDecoder().DecodeAll(compressed, nil)
+	if err != nil {
+		return nil, fmt.Errorf("eventstore: decompress the snapshot of %s: %w", stream, err)
+	}
+	return state, nil
 }

@@ -2,7 +2,9 @@ package eventstore_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"testing"
 
 	"clearvest/eventstore"
@@ -54,17 +56,21 @@ func TestASnapshotsStateIsSealedForItsStreamsSubject(t *testing.T) {
 	}
 }
 
-// binaryCipher is fakeCipher that also seals bytes as bytes, as pii.Cipher does.
+// binaryCipher is fakeCipher that also seals bytes as bytes, as pii.Cipher does. The bytes go
+// through the fake's text as hex, which its reversal of characters keeps intact.
 type binaryCipher struct{ *fakeCipher }
 
 func (c binaryCipher) SealBytes(subject string, plaintext []byte) ([]byte, error) {
-	s, err := c.Seal(subject, string(plaintext))
+	s, err := c.Seal(subject, hex.EncodeToString(plaintext))
 	return []byte(s), err
 }
 
 func (c binaryCipher) OpenBytes(subject string, sealed []byte) ([]byte, error) {
 	s, err := c.Open(subject, string(sealed))
-	return []byte(s), err
+	if err != nil {
+		return nil, err
+	}
+	return hex.DecodeString(s)
 }
 
 // A cipher that seals bytes keeps the state as bytes, and still opens a state an earlier
@@ -94,5 +100,66 @@ func TestASnapshotsStateIsSealedAsBytesWhenTheCipherCan(t *testing.T) {
 	}
 	if _, err := text.OpenState(stream, asBytes); !errors.Is(err, eventstore.ErrNoCipher) {
 		t.Errorf("sealed as bytes, opened by a cipher that cannot: %v", err)
+	}
+}
+
+// A state is compressed before it is sealed: a long account's state repeats its assets,
+// networks, addresses and staff ids on every request, and a snapshot is read whole on every cold
+// load of its stream. The formats of earlier snapshots still open, and damaged compressed bytes
+// fail the snapshot (which is then ignored) rather than the process.
+func TestASnapshotsStateIsCompressedBeforeItIsSealed(t *testing.T) {
+	stream := eventstore.NewStreamID("account", "u1")
+	var state []byte
+	for i := range 2000 {
+		state = fmt.Appendf(state, "deposit-%06d|USDT|TRC20|TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE|Confirmed|staff-1|", i)
+	}
+	plain, sealing := eventstore.NewRegistry(), eventstore.NewRegistry()
+	c := binaryCipher{newFakeCipher()}
+	sealing.SetCipher(c)
+	for name, reg := range map[string]*eventstore.Registry{"without a cipher": plain, "sealed": sealing} {
+		kept, err := reg.SealState(stream, state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The fake cipher doubles what it seals (hex): a third is still far below the state.
+		if len(kept) > len(state)/3 {
+			t.Errorf("%s: %d bytes kept for a %d-byte state", name, len(kept), len(state))
+		}
+		if got, err := reg.OpenState(stream, kept); err != nil || !bytes.Equal(got, state) {
+			t.Errorf("%s: opened %d bytes, %v", name, len(got), err)
+		}
+	}
+
+	sealedRaw, err := c.SealBytes("u1", state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := map[string][]byte{
+		"kept as it was":                append([]byte{0}, state...),
+		"sealed as bytes, uncompressed": append([]byte{2}, sealedRaw...),
+	}
+	for name, kept := range earlier {
+		if got, err := sealing.OpenState(stream, kept); err != nil || !bytes.Equal(got, state) {
+			t.Errorf("an earlier snapshot %s: opened %d bytes, %v", name, len(got), err)
+		}
+	}
+
+	compressed, err := plain.SealState(stream, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Clone(compressed)
+	damaged[len(damaged)/2] ^= 0xff
+	sealedGarbage, err := c.SealBytes("u1", []byte("not zstd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, kept := range map[string][]byte{
+		"truncated": compressed[:len(compressed)/2], "damaged": damaged,
+		"not compressed": append([]byte{3}, state...), "sealed, not compressed": append([]byte{4}, sealedGarbage...),
+	} {
+		if got, err := sealing.OpenState(stream, kept); err == nil {
+			t.Errorf("a %s state opened: %d bytes", name, len(got))
+		}
 	}
 }
