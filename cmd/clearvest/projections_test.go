@@ -168,7 +168,7 @@ func TestProjectionDefinitionsArePinned(t *testing.T) {
 		"plans":       {Version: 1, SchemaHash: "de0bfce3e962dab2"},
 		"ledger":      {Version: 1, SchemaHash: "74cb5997f0fa3888"},
 		"wallets":     {Version: 3, SchemaHash: "ed1724064685e56e"},
-		"history":     {Version: 3, SchemaHash: "a58c894086cbcf2e"},
+		"history":     {Version: 4, SchemaHash: "2e5415f7db522d44"},
 		"investments": {Version: 1, SchemaHash: "94392739c3977c87"},
 		"withdrawals": {Version: 2, SchemaHash: "48ce538a0d3452a6"},
 		"referrals":   {Version: 1, SchemaHash: "9752f9a1ddf2d6dd"},
