@@ -253,48 +253,54 @@ func (s *Service) Send(ctx context.Context, a Actor, c Compose) (Sent, error) {
 }
 
 // start records a send and queues its messages; render makes each recipient's message and
-// returns the body to record (the Markdown; empty for an automated message).
+// returns the body to record (the Markdown; empty for an automated message). The recipients are
+// read and their messages made before the command, which holds no connection while it decides:
+// the send's stream is new, and an audience read a moment earlier is the audience the staff
+// member asked for. The event, the messages and the send's row commit in one round trip.
 func (s *Service) start(ctx context.Context, a Actor, id string, aud broadcast.Audience, lang, template string,
 	render func(recipient) (mail.Message, string, error), subject string) (Sent, error) {
+	list, err := recipients(ctx, s.pool, aud)
+	if err != nil {
+		return Sent{}, err
+	}
+	if len(list) == 0 {
+		return Sent{}, broadcast.ErrNoRecipients
+	}
 	st := stream(id)
 	batch := "broadcast/" + id
-	var count int
-	res, err := command.Update(ctx, s.commands, st, broadcast.New, metaFor(a),
-		func(ctx context.Context, b *broadcast.Broadcast, tx *command.Tx) error {
-			list, err := recipients(ctx, tx.Tx, aud)
-			if err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				return broadcast.ErrNoRecipients
-			}
-			now := s.clock.Now()
-			items := make([]mail.BatchItem, 0, len(list))
-			body := ""
-			for i, r := range list {
-				msg, b, err := render(r)
-				if err != nil {
-					return err
-				}
-				body = b
-				items = append(items, mail.BatchItem{DedupeKey: batch + "/" + r.ID, Message: msg, Due: now.Add(time.Duration(i) * s.cfg.Pace)})
-			}
+	now := s.clock.Now()
+	type queued struct {
+		sql  string
+		args []any
+	}
+	messages := make([]queued, 0, len(list))
+	body := ""
+	for i, r := range list {
+		msg, b, err := render(r)
+		if err != nil {
+			return Sent{}, err
+		}
+		body = b
+		sql, args, err := mail.BatchStatement(ctx, batch, mail.BatchItem{DedupeKey: batch + "/" + r.ID, Message: msg, Due: now.Add(time.Duration(i) * s.cfg.Pace)})
+		if err != nil {
+			return Sent{}, err
+		}
+		messages = append(messages, queued{sql, args})
+	}
+	res, err := command.Submit(ctx, s.commands, st, broadcast.New, metaFor(a),
+		func(b *broadcast.Broadcast, w *command.Writes) error {
 			if err := b.Start(broadcast.Started{AuthorID: a.UserID, AuthorRole: a.Role, Audience: aud, Template: template,
 				Language: lang, Subject: subject, Body: body, Recipients: len(list), At: now}); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: b}); err != nil {
-				return err
+			for _, m := range messages {
+				w.Add(m.sql, m.args...)
 			}
-			if _, err := mail.EnqueueBatch(ctx, tx.Tx, batch, items); err != nil {
-				return err
-			}
-			count = len(list)
-			_, err = tx.Exec(ctx, `INSERT INTO mail_broadcasts
+			w.Add(`INSERT INTO mail_broadcasts
 				(id, author_id, audience_kind, audience_role, audience_user_id, template, subject, recipients, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 				id, a.UserID, aud.Kind, aud.Role, aud.UserID, template, subject, len(list), now)
-			return err
+			return nil
 		})
 	if err != nil {
 		return Sent{}, err
@@ -302,7 +308,7 @@ func (s *Service) start(ctx context.Context, a Actor, id string, aud broadcast.A
 	if s.sender != nil {
 		s.sender.Kick()
 	}
-	return Sent{ID: id, Recipients: count, Position: res.Position}, nil
+	return Sent{ID: id, Recipients: len(list), Position: res.Position}, nil
 }
 
 // limit counts a send against its author's limit.

@@ -17,40 +17,23 @@ type BatchItem struct {
 	Due       time.Time
 }
 
-// EnqueueBatch records messages under one batch name inside the caller's transaction, each due
-// at its own time. Like Enqueue, an item whose dedupe key is already in the outbox is left as
-// it is, so a retried command never mails anyone twice. It returns how many rows were new.
-func EnqueueBatch(ctx context.Context, tx pgx.Tx, batch string, items []BatchItem) (int, error) {
+// BatchStatement is the statement, and its arguments, that records one message of a batch
+// under the batch's name, due at its own time, for a command that sends its writes in one round
+// trip (command.Submit). Like Enqueue, an item whose dedupe key is already in the outbox is left
+// as it is, so a retried command never mails anyone twice.
+func BatchStatement(ctx context.Context, batch string, it BatchItem) (string, []any, error) {
 	if batch == "" {
-		return 0, errors.New("mail: enqueue batch: empty batch name")
+		return "", nil, errors.New("mail: enqueue batch: empty batch name")
 	}
-	var b pgx.Batch
-	for _, it := range items {
-		sql, args, err := EnqueueStatement(ctx, it.DedupeKey, it.Message, false)
-		if err != nil {
-			return 0, err
-		}
-		// The statement's columns, with the batch and the due time added.
-		sql = `INSERT INTO mail_outbox
+	_, args, err := EnqueueStatement(ctx, it.DedupeKey, it.Message, false)
+	if err != nil {
+		return "", nil, err
+	}
+	// EnqueueStatement's columns, with the batch and the due time added.
+	return `INSERT INTO mail_outbox
 		(id, dedupe_key, to_address, subject, text_body, html_body, headers, scrub_after_send, correlation_id, batch, next_attempt_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11)
-		ON CONFLICT (dedupe_key) DO NOTHING`
-		b.Queue(sql, append(args, batch, it.Due)...)
-	}
-	res := tx.SendBatch(ctx, &b)
-	n := 0
-	for range items {
-		tag, err := res.Exec()
-		if err != nil {
-			_ = res.Close()
-			return 0, fmt.Errorf("mail: enqueue batch: %w", err)
-		}
-		n += int(tag.RowsAffected())
-	}
-	if err := res.Close(); err != nil {
-		return 0, fmt.Errorf("mail: enqueue batch: %w", err)
-	}
-	return n, nil
+		ON CONFLICT (dedupe_key) DO NOTHING`, append(args, batch, it.Due), nil
 }
 
 // BatchProgress is where a batch stands: messages sent, given up, and still waiting.
