@@ -76,7 +76,6 @@ var transactional = map[string]string{
 	"app/money.RecordChainDeposit": "links a transfer to the deposit declared for it, read in the transaction (declaredFor)",
 	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
 	"app/broadcast.Cancel":         "counts the messages it withdraws in the transaction that records the count",
-	"app/chainaddr.AddressFor":     "reads the next free index under a lock in the transaction that takes it",
 }
 
 // TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed

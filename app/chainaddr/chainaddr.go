@@ -119,54 +119,69 @@ func (s *Service) Find(ctx context.Context, n payout.Network, userID string) (Ad
 }
 
 // AddressFor returns the investor's address on the network, giving them the next unused index
-// the first time they ask. Investors asking at once get distinct indices, in the order their
-// requests commit; one investor asking twice at once gets one address.
+// the first time they ask. Investors asking at once get distinct indices with no gap between
+// them; one investor asking twice at once gets one address.
+//
+// The next index is read before the command, which then takes it with command.Submit: the
+// assignment's event and its row commit in one round trip, and the row's unique index refuses
+// an index another investor took in between (errIndexTaken), on which the next free one is read
+// again. An index is only ever taken by an assignment that committed, so the indices stay
+// dense, as a wallet recovering the account key by scanning them expects.
 func (s *Service) AddressFor(ctx context.Context, n payout.Network, userID string) (Address, error) {
 	d, ok := s.derivers[n]
 	if !ok {
 		return Address{}, ErrNotWatched
 	}
-	if a, found, err := s.Find(ctx, n, userID); err != nil || found {
-		return a, err
-	}
-	var out Address
 	stream := eventstore.StreamID(chain.AddressStream(string(n), userID))
 	meta := eventstore.Metadata{ActorID: userID, ActorRole: "system"}
-	_, err := command.Update(ctx, s.commands, stream, chain.NewAddressState, meta,
-		func(ctx context.Context, st *chain.AddressState, tx *command.Tx) error {
-			if a, ok := st.Assigned(); ok {
-				out = Address{Network: n, Address: a.Address, Index: a.Index}
+	for range maxAssignAttempts {
+		if a, found, err := s.Find(ctx, n, userID); err != nil || found {
+			return a, err
+		}
+		var next int64
+		if err := s.pool.QueryRow(ctx, `SELECT COALESCE(max(idx) + 1, 0) FROM chain_addresses WHERE network = $1`, string(n)).Scan(&next); err != nil {
+			return Address{}, fmt.Errorf("chainaddr: next index: %w", err)
+		}
+		idx, addr, err := derive(d, next)
+		if err != nil {
+			return Address{}, err
+		}
+		var out Address
+		_, err = command.Submit(ctx, s.commands, stream, chain.NewAddressState, meta,
+			func(st *chain.AddressState, w *command.Writes) error {
+				if a, ok := st.Assigned(); ok {
+					out = Address{Network: n, Address: a.Address, Index: a.Index}
+					return nil
+				}
+				now := s.clock.Now()
+				st.Assign(chain.AddressAssigned{Network: string(n), UserID: userID, Index: idx, Address: addr, At: now})
+				w.Add(`INSERT INTO chain_addresses (network, user_id, idx, address, created_at) VALUES ($1, $2, $3, $4, $5)`,
+					string(n), userID, int64(idx), addr, now)
+				w.OnUnique("chain_addresses_network_idx_key", errIndexTaken)
+				out = Address{Network: n, Address: addr, Index: idx}
 				return nil
-			}
-			// One assignment per network at a time: the next index is read and taken under
-			// the lock, so two investors never compute the same one.
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('chain_addresses/' || $1))`, string(n)); err != nil {
-				return err
-			}
-			var next int64
-			if err := tx.QueryRow(ctx, `SELECT COALESCE(max(idx) + 1, 0) FROM chain_addresses WHERE network = $1`, string(n)).Scan(&next); err != nil {
-				return err
-			}
-			idx, addr, err := derive(d, next)
-			if err != nil {
-				return err
-			}
-			st.Assign(chain.AddressAssigned{Network: string(n), UserID: userID, Index: idx, Address: addr, At: s.clock.Now()})
-			if err := tx.Append(ctx, command.Change{Stream: stream, Aggregate: st}); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO chain_addresses (network, user_id, idx, address, created_at) VALUES ($1, $2, $3, $4, $5)`,
-				string(n), userID, int64(idx), addr, s.clock.Now()); err != nil {
-				return err
-			}
-			out = Address{Network: n, Address: addr, Index: idx}
-			return nil
-		})
-	if err != nil {
-		return Address{}, fmt.Errorf("chainaddr: assign: %w", err)
+			})
+		if errors.Is(err, errIndexTaken) {
+			continue
+		}
+		if err != nil {
+			return Address{}, fmt.Errorf("chainaddr: assign: %w", err)
+		}
+		return out, nil
 	}
-	return out, nil
+	return Address{}, ErrAssignBusy
 }
+
+// errIndexTaken: another investor's assignment committed the index this one was decided with.
+var errIndexTaken = errors.New("chainaddr: the index was taken meanwhile")
+
+// maxAssignAttempts bounds how often one request reads the next index again. Each attempt that
+// loses to another assignment means that one committed, so the bound is reached only while that
+// many investors are given addresses on the network at once.
+const maxAssignAttempts = 100
+
+// ErrAssignBusy refuses a request that lost every attempt to other investors' assignments.
+var ErrAssignBusy = domainerr.New(domainerr.Conflict, "Many deposit addresses are being given out right now. Please try again in a moment.")
 
 // derive returns the address at the first usable index from next: BIP 32 allows, about once in
 // 2^127 indices, that none exists at one, and that index is left out.
