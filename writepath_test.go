@@ -75,7 +75,6 @@ var transactional = map[string]string{
 	"app/accounts.onUser":          "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
 	"app/money.RecordChainDeposit": "links a transfer to the deposit declared for it, read in the transaction (declaredFor)",
 	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
-	"app/broadcast.Cancel":         "counts the messages it withdraws in the transaction that records the count",
 }
 
 // TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed

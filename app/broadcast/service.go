@@ -356,41 +356,36 @@ func plural(n int) string {
 	return "s"
 }
 
-// Cancel stops a send: the messages still waiting are withdrawn from the outbox, in the
-// transaction that records the cancellation, and never go out.
+// Cancel stops a send: the messages still waiting are withdrawn from the outbox, in the round
+// trip that records the cancellation, and never go out. The event records how many; they are
+// counted just before the command, and the withdrawal fails the cancellation (ErrCancelMoved)
+// when a sender claimed one in between.
 func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Summary, int64, error) {
 	id, err := canonical(id)
 	if err != nil {
 		return Summary{}, 0, err
 	}
 	st := stream(id)
-	res, err := command.Update(ctx, s.commands, st, broadcast.New, metaFor(a),
-		func(ctx context.Context, b *broadcast.Broadcast, tx *command.Tx) error {
+	batch := "broadcast/" + id
+	n, err := mail.Withdrawable(ctx, s.pool, batch)
+	if err != nil {
+		return Summary{}, 0, err
+	}
+	res, err := command.Submit(ctx, s.commands, st, broadcast.New, metaFor(a),
+		func(b *broadcast.Broadcast, w *command.Writes) error {
 			if !b.Started() {
 				return broadcast.ErrNotFound
-			}
-			// The event records how many are withdrawn; the statement after the append (an
-			// event comes before any other write) must withdraw exactly those, or a sender
-			// claimed one in between and the whole cancellation is refused, to be tried again.
-			n, err := mail.Withdrawable(ctx, tx.Tx, "broadcast/"+id)
-			if err != nil {
-				return err
 			}
 			now := s.clock.Now()
 			if err := b.Cancel(a.UserID, n, now); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: b}); err != nil {
-				return err
-			}
-			if got, err := mail.WithdrawBatch(ctx, tx.Tx, "broadcast/"+id); err != nil {
-				return err
-			} else if got != n {
-				return ErrCancelMoved
-			}
-			_, err = tx.Exec(ctx, `UPDATE mail_broadcasts SET cancelled_at = $2, cancelled_by = $3, withdrawn = $4 WHERE id = $1`,
+			sql, args := mail.WithdrawStatement(batch, n)
+			w.Add(sql, args...)
+			w.OnViolation(mail.WithdrawnAsCounted, ErrCancelMoved)
+			w.Add(`UPDATE mail_broadcasts SET cancelled_at = $2, cancelled_by = $3, withdrawn = $4 WHERE id = $1`,
 				id, now, a.UserID, n)
-			return err
+			return nil
 		})
 	if err != nil {
 		return Summary{}, 0, err

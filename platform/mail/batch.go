@@ -71,22 +71,27 @@ func BatchCounts(ctx context.Context, q Querier, batches []string) (map[string]B
 }
 
 // Withdrawable counts the batch's messages that still wait and that no sender is working on:
-// what WithdrawBatch would delete now.
-func Withdrawable(ctx context.Context, tx pgx.Tx, batch string) (int, error) {
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch).Scan(&n); err != nil {
+// what WithdrawStatement would delete now.
+func Withdrawable(ctx context.Context, q Querier, batch string) (int, error) {
+	rows, err := q.Query(ctx, `SELECT count(*) FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch)
+	if err != nil {
+		return 0, fmt.Errorf("mail: withdrawable: %w", err)
+	}
+	n, err := pgx.CollectExactlyOneRow(rows, pgx.RowTo[int])
+	if err != nil {
 		return 0, fmt.Errorf("mail: withdrawable: %w", err)
 	}
 	return n, nil
 }
 
-// WithdrawBatch deletes the batch's messages that still wait and that no sender is working on,
-// inside the caller's transaction, and returns how many. A message a sender has claimed is
-// being handed over already; it is left to finish (and counts as sent or failed).
-func WithdrawBatch(ctx context.Context, tx pgx.Tx, batch string) (int, error) {
-	tag, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch)
-	if err != nil {
-		return 0, fmt.Errorf("mail: withdraw batch: %w", err)
-	}
-	return int(tag.RowsAffected()), nil
+// WithdrawnAsCounted is the constraint WithdrawStatement's check violation names.
+const WithdrawnAsCounted = "mail_withdrawn_as_counted"
+
+// WithdrawStatement is the statement, and its arguments, that deletes the batch's messages that
+// still wait and that no sender is working on, for a command that sends its writes in one round
+// trip (command.Submit): it fails the transaction with a check violation of WithdrawnAsCounted
+// unless it deletes exactly expected of them. A message a sender has claimed is being handed
+// over already; it is left to finish (and counts as sent or failed).
+func WithdrawStatement(batch string, expected int) (string, []any) {
+	return `SELECT mail_withdraw_batch($1, $2)`, []any{batch, expected}
 }
