@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -196,19 +197,8 @@ func TestComposedEmailLimitAndCancel(t *testing.T) {
 	a := newEmailApp(t, appbroadcast.Config{Pace: time.Hour, PerStaff: ratelimit.Rule{Limit: 2, Window: time.Hour}})
 	staff, _ := a.member(t, "author@example.com", "author")
 	other, _ := a.member(t, "author2@example.com", "author")
-	for _, e := range []string{"a@example.com", "b@example.com", "c@example.com"} {
-		person(t, a, "P "+e, e, "subscriber", true)
-	}
-	a.CatchUp(t)
-
-	res := staff.do(http.MethodPost, "/api/users/sendComposedEmail", compose(map[string]string{"kind": "role", "role": "subscriber"}, "Paced", "One an hour", false))
-	expect(t, res, http.StatusOK)
-	id := decodeJSON[composeJSON](t, res).Broadcast.ID
-	// One an hour: the first is due at once, the others later.
-	if got := recipientsOf(t, a, "Paced"); len(got) != 1 {
-		t.Fatalf("sent %v at once, want the first only", got)
-	}
-	res = staff.do(http.MethodGet, "/api/email/broadcasts/"+id, nil)
+	id := pacedSend(t, a, staff, "Paced")
+	res := staff.do(http.MethodGet, "/api/email/broadcasts/"+id, nil)
 	expect(t, res, http.StatusOK)
 	if b := decodeJSON[broadcastJSON](t, res); b.Sent != 1 || b.Pending != 2 || b.Status != "sending" {
 		t.Fatalf("progress %+v", b)
@@ -245,6 +235,104 @@ func TestComposedEmailLimitAndCancel(t *testing.T) {
 	}
 	// Another staff member has their own limit.
 	expect(t, other.do(http.MethodPost, "/api/users/sendComposedEmail", compose(map[string]string{"kind": "verified"}, "Third", "x", false)), http.StatusOK)
+}
+
+// pacedSend adds three subscribers to a, sends them a composed e-mail from staff at one an hour
+// (the app's pace), and returns the send's id once the first, due at once, has gone out; the
+// other two wait.
+func pacedSend(t *testing.T, a *app, staff *client, subject string) string {
+	t.Helper()
+	for _, e := range []string{"a@example.com", "b@example.com", "c@example.com"} {
+		person(t, a, "P "+e, e, "subscriber", true)
+	}
+	a.CatchUp(t)
+	res := staff.do(http.MethodPost, "/api/users/sendComposedEmail", compose(map[string]string{"kind": "role", "role": "subscriber"}, subject, "One an hour", false))
+	expect(t, res, http.StatusOK)
+	id := decodeJSON[composeJSON](t, res).Broadcast.ID
+	if got := recipientsOf(t, a, subject); len(got) != 1 {
+		t.Fatalf("sent %v at once, want the first only", got)
+	}
+	return id
+}
+
+// TestCancelWhileASenderClaimsAMessage: a cancellation counts the messages still waiting, then
+// withdraws them in the round trip that records it. When a sender claims one of them in between,
+// the withdrawal takes fewer than the event would record, so the whole cancellation is refused
+// with a 409 and nothing of it stays; tried again, it withdraws what is left. The sender's claim
+// is staged on a row lock: the withdrawal waits on the locked message, which is claimed and
+// released once the cancellation is seen waiting.
+func TestCancelWhileASenderClaimsAMessage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newEmailApp(t, appbroadcast.Config{Pace: time.Hour})
+	staff, _ := a.member(t, "author@example.com", "author")
+	id := pacedSend(t, a, staff, "Raced")
+	batch := "broadcast/" + id
+
+	tx, err := a.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var claimed string
+	if err := tx.QueryRow(ctx, `SELECT dedupe_key FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL
+		ORDER BY dedupe_key LIMIT 1 FOR UPDATE`, batch).Scan(&claimed); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan response, 1)
+	go func() {
+		var r response
+		defer func() { done <- r }() // also when do fails the test from this goroutine
+		r = staff.do(http.MethodPost, "/api/email/broadcasts/"+id+"/cancel", nil)
+	}()
+	// The cancellation has counted two and waits on the locked message.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := a.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%mail_withdraw_batch%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("the cancellation answered %d without waiting for the locked message", r.status)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancellation never waited for the locked message")
+		}
+		runtime.Gosched()
+	}
+	if _, err := tx.Exec(ctx, `UPDATE mail_outbox SET claim = gen_random_uuid() WHERE dedupe_key = $1`, claimed); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	expect(t, res, http.StatusConflict)
+	if msg := decodeError(t, res).Message; !strings.Contains(msg, "being sent while cancelling") {
+		t.Fatalf("409 %q", msg)
+	}
+	var cancelled, waitingNow int
+	if err := a.Pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE type = 'broadcast.cancelled' AND stream_id = 'broadcast-' || $1`, id).Scan(&cancelled); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Pool.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE batch = $1 AND status = 'pending' AND claim IS NULL`, batch).Scan(&waitingNow); err != nil {
+		t.Fatal(err)
+	}
+	if cancelled != 0 || waitingNow != 1 {
+		t.Fatalf("after the refused cancellation: %d cancellation events, %d messages waiting; want none and 1", cancelled, waitingNow)
+	}
+
+	res = staff.do(http.MethodPost, "/api/email/broadcasts/"+id+"/cancel", nil)
+	expect(t, res, http.StatusOK)
+	if b := decodeJSON[composeJSON](t, res).Broadcast; b.Cancelled != 1 || b.Status != "cancelled" {
+		t.Fatalf("cancelled again: %+v, want the one message left withdrawn", b)
+	}
 }
 
 // TestAutomatedEmail: staff send the verification e-mail again to an unverified user and a
