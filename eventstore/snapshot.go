@@ -49,11 +49,11 @@ const (
 	stateSealed byte = 1 // sealed as text (FieldCipher.Seal), as the first snapshots were
 	stateBinary byte = 2 // sealed as bytes (BinaryCipher), as snapshots were before compression
 	// Compressed with zstd, then kept as it is (without a cipher) or sealed as bytes. A
-	// 10,000-event account's state is 1.2 MB and compresses about eight times: its cold load
-	// read, opened and decompressed it in less time than it took to read it from PostgreSQL
-	// uncompressed (docs/benchmarks.md, "Cost as history grows"). Compression comes before
-	// sealing, which leaves nothing to compress; no one but the platform writes a state, so its
-	// length tells no one anything.
+	// 10,194-event account's state is 1.23 MB and compresses about five times (237 KB): reading
+	// it on a cold load went from 5 to 6 ms to 1.2 to 2.5 ms, and each save writes a fifth as
+	// much (docs/benchmarks.md, "Cost as history grows"). Compression comes before sealing,
+	// which leaves nothing to compress; no one but the platform writes a state, so its length
+	// tells no one anything.
 	statePlainZstd  byte = 3
 	stateBinaryZstd byte = 4
 )

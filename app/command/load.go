@@ -41,7 +41,7 @@ func Read[A Aggregate](ctx context.Context, r *Runner, stream eventstore.StreamI
 	if err != nil {
 		return err
 	}
-	defer settle(r, stream, agg, false)
+	defer settle(r, stream, agg)
 	return f(agg)
 }
 
@@ -70,15 +70,23 @@ func lend[A Aggregate](r *Runner, stream eventstore.StreamID, newAgg func() A, h
 	return build(newAgg, h)
 }
 
-// settle ends a command's loan of agg. committed: the command's transaction committed, so what
-// agg raised, if it was appended to this stream, is in the cached history now and agg is the
-// stream's state; the cache keeps it only if its version says so. Otherwise agg is kept only if
-// it raised nothing.
-func settle(r *Runner, stream eventstore.StreamID, agg Aggregate, committed bool) {
-	if committed {
-		aggregate.Load(agg, agg.Version()) // its changes are history now
-	} else if len(agg.Changes()) > 0 {
+// settle ends a loan of agg that committed nothing of it: the cache keeps agg only if it raised
+// nothing. A command whose events were stored hands agg back with keepCommitted.
+func settle(r *Runner, stream eventstore.StreamID, agg Aggregate) {
+	if len(agg.Changes()) > 0 {
 		return
+	}
+	r.cache.giveBack(stream, agg)
+}
+
+// keepCommitted ends the loan of agg once its command's events are stored; after is the stream's
+// history the cache holds now, with them. agg's changes become history, a stream that grew by
+// the snapshot interval gets its snapshot (taken before the cache gets agg back, since a reader
+// may borrow it from then on), and the cache keeps agg as the stream's state.
+func keepCommitted(ctx context.Context, r *Runner, stream eventstore.StreamID, agg Aggregate, after *history) {
+	aggregate.Load(agg, agg.Version())
+	if after != nil && after.version == agg.Version() {
+		r.maybeSnapshot(ctx, stream, agg, after)
 	}
 	r.cache.giveBack(stream, agg)
 }

@@ -207,8 +207,8 @@ func (r *Runner) restore(stream eventstore.StreamID, snap *eventstore.Snapshot, 
 
 // maybeSnapshot saves a snapshot of agg, which a command just left at h, when the stream has
 // grown by the interval since its latest one. The state is taken now, before the cache gets agg
-// back and another command changes it; sealing and writing it (most of the cost for a long
-// account: half a megabyte through the write-ahead log) happen after, off the command's path,
+// back and another command changes it; compressing, sealing and writing it (most of the cost for
+// a long account) happen after, off the command's path,
 // so that the command that crosses the interval answers as fast as the others. A snapshot that
 // cannot be saved is logged and tried again an interval later: the command's own result stands
 // either way. SnapshotsSaved waits for the saves under way.

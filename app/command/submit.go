@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
 	"clearvest/eventstore"
 	"clearvest/eventstore/postgres"
@@ -285,7 +284,7 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 			}
 		}
 		if decideErr != nil {
-			settle(r, stream, agg, false)
+			settle(r, stream, agg)
 			return Result{}, nil, decideErr
 		}
 		break
@@ -308,7 +307,7 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		appends = append(appends, more...)
 	}
 	if len(appends) == 0 {
-		settle(r, stream, agg, false)
+		settle(r, stream, agg)
 		return Result{Version: agg.Version()}, nil, nil
 	}
 	claim := claimFrom(ctx)
@@ -326,7 +325,7 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 		stored, err = r.batches.AppendWith(ctx, with, appends...)
 	}
 	if err != nil {
-		settle(r, stream, agg, false)
+		settle(r, stream, agg)
 	}
 	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
 		r.cache.forget(stream)
@@ -349,12 +348,9 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	if len(changes) > 0 {
 		after := h.extended(stored[:len(changes)], changes)
 		r.cache.put(stream, after)
-		aggregate.Load(agg, agg.Version()) // its changes are history now, which a snapshot needs
-		// Before the cache gets agg back: once back, a reader (Read) may borrow it.
-		r.maybeSnapshot(ctx, stream, agg, after)
-		r.cache.giveBack(stream, agg)
+		keepCommitted(ctx, r, stream, agg, after)
 	} else {
-		settle(r, stream, agg, false)
+		settle(r, stream, agg)
 	}
 	if al != nil {
 		al.committed(r)

@@ -141,8 +141,6 @@ func sideClaim(key string) *command.Claim {
 	return &command.Claim{Statement: postgres.Statement{SQL: `INSERT INTO side (id) VALUES ($1)`, Args: []any{key}}, Constraint: "side_pkey"}
 }
 
-// A request's claim commits with its first command, and a second request with the same claim
-// finds it taken and stores nothing.
 // keyClaim is the claim of a request with an Idempotency-Key: its record, and the key and the
 // request's hash its events carry.
 func keyClaim(key, hash string) *command.Claim {
@@ -151,6 +149,8 @@ func keyClaim(key, hash string) *command.Claim {
 	return c
 }
 
+// A request's claim commits with its first command, and a second request with the same claim
+// finds it taken and stores nothing.
 func TestSubmitCommitsTheRequestsClaimOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

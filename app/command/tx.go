@@ -210,16 +210,11 @@ func Update[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Strea
 		res, retry, err := r.inTxOnce(ctx, meta, map[eventstore.StreamID]*history{stream: h}, func(ctx context.Context, tx *Tx) error {
 			return fn(ctx, agg, tx)
 		})
-		committed := retry == nil && err == nil
-		if committed && len(agg.Changes()) > 0 {
-			// As after Submit: a stream that grew by the interval gets its snapshot, from agg
-			// as the cache now holds its history, before another command may borrow agg.
-			aggregate.Load(agg, agg.Version())
-			if after := r.cache.get(stream); after != nil && after.version == agg.Version() {
-				r.maybeSnapshot(ctx, stream, agg, after)
-			}
+		if retry == nil && err == nil && len(agg.Changes()) > 0 {
+			keepCommitted(ctx, r, stream, agg, r.cache.get(stream)) // the commit put its history there
+		} else {
+			settle(r, stream, agg)
 		}
-		settle(r, stream, agg, committed)
 		return res, retry, err
 	})
 }
