@@ -19,6 +19,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,18 +217,15 @@ func (Projection) Builder() projections.Builder {
 }
 
 type builder struct {
-	owners     map[string]string // stream → user, the first named (ON CONFLICT DO NOTHING)
-	ownerOrder []string
-	kinds      map[string]bool
-	kindOrder  []string
-	rows       []row
+	owners map[string]string // stream → user, the first named (ON CONFLICT DO NOTHING)
+	kinds  map[string]bool
+	rows   []row
 }
 
 func (b *builder) Add(_ context.Context, env eventstore.Envelope) error {
 	owner, r, staff := entryOf(env)
 	if _, known := b.owners[string(env.StreamID)]; owner != "" && !known {
 		b.owners[string(env.StreamID)] = owner
-		b.ownerOrder = append(b.ownerOrder, string(env.StreamID))
 	}
 	if staff {
 		b.rows = append(b.rows, r)
@@ -243,10 +242,7 @@ func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
 		if r.TargetUser == r.ActorID {
 			continue
 		}
-		if !b.kinds[r.EventType] {
-			b.kinds[r.EventType] = true
-			b.kindOrder = append(b.kindOrder, r.EventType)
-		}
+		b.kinds[r.EventType] = true
 		entries = append(entries, []any{r.Position, r.At, r.EventID, r.StreamID, r.EventType, r.ActorID, r.ActorRole,
 			r.ImpersonatorID, r.TargetUser, r.Reference, r.Amount, r.Reason, r.ClientIP, r.CorrelationID})
 	}
@@ -259,17 +255,17 @@ func (b *builder) Write(ctx context.Context, tx pgx.Tx, final bool) error {
 	if !final {
 		return nil // later events may name more owners and kinds
 	}
+	streams := slices.Sorted(maps.Keys(b.owners))
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"stream_users"}, []string{"stream_id", "user_id"},
-		pgx.CopyFromSlice(len(b.ownerOrder), func(i int) ([]any, error) {
-			return []any{b.ownerOrder[i], b.owners[b.ownerOrder[i]]}, nil
-		})); err != nil {
+		pgx.CopyFromSlice(len(streams), func(i int) ([]any, error) { return []any{streams[i], b.owners[streams[i]]}, nil })); err != nil {
 		return fmt.Errorf("audit: copy stream owners: %w", err)
 	}
+	kinds := slices.Sorted(maps.Keys(b.kinds))
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"kinds"}, []string{"event_type"},
-		pgx.CopyFromSlice(len(b.kindOrder), func(i int) ([]any, error) { return []any{b.kindOrder[i]}, nil })); err != nil {
+		pgx.CopyFromSlice(len(kinds), func(i int) ([]any, error) { return []any{kinds[i]}, nil })); err != nil {
 		return fmt.Errorf("audit: copy kinds: %w", err)
 	}
-	b.owners, b.ownerOrder, b.kinds, b.kindOrder = nil, nil, nil, nil
+	b.owners, b.kinds = nil, nil
 	return nil
 }
 
