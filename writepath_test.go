@@ -73,7 +73,6 @@ func matches(pattern, path string) bool {
 var transactional = map[string]string{
 	"app/accounts.inTx":            "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
 	"app/accounts.onUser":          "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
-	"app/money.RecordChainDeposit": "links a transfer to the deposit declared for it, read in the transaction (declaredFor)",
 	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
 }
 

@@ -65,19 +65,46 @@ type ChainRecorded struct {
 // commit with it or not at all. The investor's open-deposit quota does not apply: the money
 // has been sent.
 func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (ChainRecorded, error) {
-	req := account.DepositRequest{DepositID: d.DepositID, TransactionID: ChainTransactionID(d.DepositID), Amount: d.Amount,
-		Asset: d.Asset, Network: d.Network, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Address: d.Address}
 	hash := d.TxHash
 	if h, err := payout.CanonicalTxHash(payout.Network(d.Network), d.TxHash); err == nil {
 		hash = h
 	}
+	for range maxClaimReads {
+		// The transaction's claim is read before the command decides, which sends everything in
+		// one round trip (command.Submit); the round trip checks the claim is still the one read
+		// (money_chain_claim_held), so a declaration that commits in between is read here again.
+		c, err := s.claimOf(ctx, d.Network, hash)
+		if err != nil {
+			return ChainRecorded{}, err
+		}
+		if s.claimRead != nil {
+			s.claimRead()
+		}
+		out, err := s.recordChainDeposit(ctx, d, hash, c)
+		if !errors.Is(err, errClaimMoved) {
+			return out, err
+		}
+	}
+	return ChainRecorded{}, ErrChainClaimBusy
+}
+
+// maxClaimReads bounds how often one sighting reads the transaction's claim again. The claim
+// moves once at most (it is written once, and never changed), so a second read decides.
+const maxClaimReads = 3
+
+// errClaimMoved: the transaction's claim changed between its read and the command's round trip.
+var errClaimMoved = errors.New("money: the transaction's claim changed since it was read")
+
+// ErrChainClaimBusy is returned when the claim kept changing under every read; the chain watcher
+// tries the sighting again on its next pass.
+var ErrChainClaimBusy = errors.New("money: the transaction's claim kept changing; try again")
+
+func (s *Service) recordChainDeposit(ctx context.Context, d ChainDeposit, hash string, c chainClaim) (ChainRecorded, error) {
+	req := account.DepositRequest{DepositID: d.DepositID, TransactionID: ChainTransactionID(d.DepositID), Amount: d.Amount,
+		Asset: d.Asset, Network: d.Network, OnChainAmount: d.OnChainAmount, USDRate: d.USDRate, TxHash: d.TxHash, Address: d.Address}
 	var out ChainRecorded
-	// This one stays on command.Update: whether the transfer is linked to a deposit declared by
-	// hand is read in the command's transaction (declaredFor), and the decision depends on what
-	// it finds, while the statements of command.Submit are sent with the events, after the
-	// decision, and their results cannot be read.
-	res, err := command.Update(ctx, s.commands, accountStream(d.UserID), account.NewFor(d.UserID), chainMeta,
-		func(ctx context.Context, acc *account.Account, tx *command.Tx) error {
+	res, err := command.Submit(ctx, s.commands, accountStream(d.UserID), account.NewFor(d.UserID), chainMeta,
+		func(acc *account.Account, w *command.Writes) error {
 			out = ChainRecorded{DepositID: d.DepositID}
 			before := acc.Version()
 			now := s.clock.Now()
@@ -88,17 +115,13 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 			case wasLinked:
 				out.DepositID = linked.ID
 			default:
-				declared, ok, err := s.declaredFor(ctx, tx, d.Network, hash)
-				if err != nil {
-					return err
-				}
-				if ok && declared.userID == d.UserID {
-					err := acc.LinkDepositToChain(declared.depositID, account.ChainLink{ChainDepositID: d.DepositID, TxHash: hash,
+				if c.byDeposit && c.userID == d.UserID {
+					err := acc.LinkDepositToChain(c.depositID, account.ChainLink{ChainDepositID: d.DepositID, TxHash: hash,
 						Address: d.Address, Asset: d.Asset, OnChainAmount: d.OnChainAmount}, now)
 					switch {
 					case err == nil:
-						out.DepositID, wasLinked = declared.depositID, true
-						linked, _ = acc.Deposit(declared.depositID)
+						out.DepositID, wasLinked = c.depositID, true
+						linked, _ = acc.Deposit(c.depositID)
 					case !errors.Is(err, account.ErrDepositDecided):
 						return err
 					}
@@ -114,35 +137,30 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 			if wasLinked && linked.Status == account.StatusConfirmed {
 				out.ByHand, out.Received = true, linked.Received
 			}
-			raised := acc.Version() != before
-			if err := tx.Append(ctx, command.Change{Stream: accountStream(d.UserID), Aggregate: acc}); err != nil {
-				return err
-			}
-			if !raised {
+			if acc.Version() == before {
 				return nil
 			}
+			ref := c.ref
 			if !wasLinked {
 				// The reference lets staff find it like a declared deposit. The hash's claim keeps
 				// an investor from declaring the same transaction by hand afterwards; a
 				// transaction paying two addresses claims it once.
-				if _, err := tx.Exec(ctx, `INSERT INTO money_deposit_refs (transaction_id, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4)
-					ON CONFLICT DO NOTHING`, req.TransactionID, d.UserID, d.DepositID, now); err != nil {
-					return err
-				}
-				if _, err := tx.Exec(ctx, `INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'deposit', $3, $4)
-					ON CONFLICT DO NOTHING`, d.Network, hash, req.TransactionID, now); err != nil {
-					return err
+				w.Add(`INSERT INTO money_deposit_refs (transaction_id, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4)
+					ON CONFLICT DO NOTHING`, req.TransactionID, d.UserID, d.DepositID, now)
+				w.Add(`INSERT INTO money_chain_tx_hashes (network, tx_hash, kind, ref, created_at) VALUES ($1, $2, 'deposit', $3, $4)
+					ON CONFLICT DO NOTHING`, d.Network, hash, req.TransactionID, now)
+				if ref == "" {
+					ref = req.TransactionID
 				}
 			}
 			// The claim's row lock orders this against a staff confirmation of a deposit another
 			// investor declared for the transaction (paidToNoOther): whichever commits second
 			// sees the other.
-			if _, err := tx.Exec(ctx, `SELECT 1 FROM money_chain_tx_hashes WHERE network = $1 AND tx_hash = $2 FOR UPDATE`, d.Network, hash); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO money_chain_sightings (network, tx_hash, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4, $5)
+			w.Add(`SELECT money_chain_claim_held($1, $2, $3)`, d.Network, hash, ref)
+			w.OnViolation("money_chain_claim_moved", errClaimMoved)
+			w.Add(`INSERT INTO money_chain_sightings (network, tx_hash, user_id, deposit_id, created_at) VALUES ($1, $2, $3, $4, $5)
 				ON CONFLICT DO NOTHING`, d.Network, hash, d.UserID, out.DepositID, now)
-			return err
+			return nil
 		})
 	if err != nil {
 		return ChainRecorded{}, err
@@ -151,18 +169,32 @@ func (s *Service) RecordChainDeposit(ctx context.Context, d ChainDeposit) (Chain
 	return out, nil
 }
 
-type declaredDeposit struct{ userID, depositID string }
+// chainClaim is a transaction's claim as read before a sighting is decided: the reference it
+// names (none when unclaimed) and, when a deposit claimed it, whose deposit that is: one the
+// investor declared by hand, or another transfer of the same transaction.
+type chainClaim struct {
+	ref               string
+	byDeposit         bool
+	userID, depositID string
+}
 
-// declaredFor finds the deposit declared by hand for a transaction: its claim's reference.
-func (s *Service) declaredFor(ctx context.Context, tx *command.Tx, network, hash string) (declaredDeposit, bool, error) {
-	var d declaredDeposit
-	err := tx.QueryRow(ctx, `SELECT r.user_id, r.deposit_id FROM money_chain_tx_hashes h
-		JOIN money_deposit_refs r ON r.transaction_id = h.ref
-		WHERE h.network = $1 AND h.tx_hash = $2 AND h.kind = 'deposit'`, network, hash).Scan(&d.userID, &d.depositID)
+// claimOf reads a transaction's claim and, when a deposit claimed it, that deposit's owner.
+func (s *Service) claimOf(ctx context.Context, network, hash string) (chainClaim, error) {
+	var c chainClaim
+	var userID, depositID *string
+	err := s.pool.QueryRow(ctx, `SELECT h.ref, r.user_id, r.deposit_id FROM money_chain_tx_hashes h
+		LEFT JOIN money_deposit_refs r ON h.kind = 'deposit' AND r.transaction_id = h.ref
+		WHERE h.network = $1 AND h.tx_hash = $2`, network, hash).Scan(&c.ref, &userID, &depositID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return d, false, nil
+		return chainClaim{}, nil
 	}
-	return d, err == nil, err
+	if err != nil {
+		return chainClaim{}, err
+	}
+	if userID != nil && depositID != nil {
+		c.byDeposit, c.userID, c.depositID = true, *userID, *depositID
+	}
+	return c, nil
 }
 
 // notPaidToAnother refuses the confirmation of a deposit declared for a transaction the chain

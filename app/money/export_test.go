@@ -5,6 +5,10 @@ import "github.com/prometheus/client_golang/prometheus"
 // FailSettling makes SettleDue fail for every account fault returns an error for.
 func (s *Service) FailSettling(fault func(userID string) error) { s.settleFault = fault }
 
+// AfterClaimRead runs fn between RecordChainDeposit's read of the transaction's claim and its
+// command.
+func (s *Service) AfterClaimRead(fn func()) { s.claimRead = fn }
+
 // SetPage sets how many due accounts the job reads per page.
 func (j *MaturityJob) SetPage(n int) { j.page = n }
 

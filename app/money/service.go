@@ -121,6 +121,9 @@ type Service struct {
 	// settleFault, set only by tests, fails SettleDue for the accounts it names, to stand for an
 	// account the maturity job cannot settle.
 	settleFault func(userID string) error
+	// claimRead, set only by tests, runs between a sighting's read of its transaction's claim
+	// and its command, to stand for a declaration committed in between.
+	claimRead func()
 }
 
 // New wires the service.
