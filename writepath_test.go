@@ -71,9 +71,8 @@ func matches(pattern, path string) bool {
 // holding such a transaction must not ask the pool for another connection; Submit's decide has
 // no connection to hold. The list only shrinks: an entry that no longer needs it fails too.
 var transactional = map[string]string{
-	"app/accounts.inTx":            "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
-	"app/accounts.onUser":          "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
-	"app/broadcast.SendAutomated":  "reads the recipients in the transaction that queues their messages",
+	"app/accounts.inTx":   "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
+	"app/accounts.onUser": "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
 }
 
 // TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed

@@ -15,6 +15,7 @@ import (
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
 	appbroadcast "clearvest/app/broadcast"
+	"clearvest/app/command"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/platform/auth/ratelimit"
@@ -24,11 +25,18 @@ import (
 // newEmailApp is the API with staff e-mail, configured by cfg (public URL filled in).
 func newEmailApp(t *testing.T, cfg appbroadcast.Config) *app {
 	t.Helper()
+	return newEmailAppWith(t, cfg, func(s *accounts.Service) appbroadcast.Automated { return s })
+}
+
+// newEmailAppWith is newEmailApp whose automated messages come from auto's answer for the
+// accounts service.
+func newEmailAppWith(t *testing.T, cfg appbroadcast.Config, auto func(*accounts.Service) appbroadcast.Automated) *app {
+	t.Helper()
 	env := accountstest.New(t, accountstest.WithReadModels(func(*eventstore.Registry) []projections.Projection { return nil },
 		appbroadcast.Migrations))
 	cfg.PublicURL = accountstest.PublicURL
 	svc, err := appbroadcast.New(cfg, appbroadcast.Deps{Pool: env.Pool, Commands: env.Commands, Sender: env.Sender,
-		Clock: env.Clock, Logger: slog.New(slog.DiscardHandler), Automated: env.Accounts})
+		Clock: env.Clock, Logger: slog.New(slog.DiscardHandler), Automated: auto(env.Accounts)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,4 +369,77 @@ func TestAutomatedEmail(t *testing.T) {
 	}
 	expect(t, staff.do(http.MethodPost, "/api/email/sendAutomatedEmail", map[string]string{"userId": ada, "template": "deposit_confirmed"}), http.StatusBadRequest)
 	expect(t, staff.do(http.MethodPost, "/api/email/sendAutomatedEmail", map[string]string{"userId": "0191f3c2-0000-7000-8000-000000000000", "template": "password_reset"}), http.StatusUnprocessableEntity)
+}
+
+// raced is the accounts service whose resends are followed, before their command, by what
+// meanwhile does.
+type raced struct {
+	*accounts.Service
+	meanwhile func()
+}
+
+func (r raced) PrepareAutomated(ctx context.Context, userID, template, batch string) (func(*command.Writes), error) {
+	queue, err := r.Service.PrepareAutomated(ctx, userID, template, batch)
+	if err == nil {
+		r.meanwhile()
+	}
+	return queue, err
+}
+
+// TestAutomatedEmailWithinTheCooldown: a link of the same kind made less than a minute before
+// refuses a resend, whether it was made before the resend (the verification e-mail: 429 with
+// the wait; the reset link: 409) or by the user's own request between the resend's making and
+// its command, which then stores nothing: no send, no second link.
+func TestAutomatedEmailWithinTheCooldown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var cy func()
+	a := newEmailAppWith(t, appbroadcast.Config{Pace: -1, PerStaff: ratelimit.Rule{Limit: 20, Window: time.Hour}},
+		func(s *accounts.Service) appbroadcast.Automated {
+			return raced{Service: s, meanwhile: func() {
+				if cy != nil {
+					cy()
+				}
+			}}
+		})
+	staff, _ := a.member(t, "author@example.com", "author")
+	ben := person(t, a, "Ben", "ben@example.com", "subscriber", false)
+	ada := person(t, a, "Ada", "ada@example.com", "subscriber", true)
+	cyID := person(t, a, "Cy", "cy@example.com", "subscriber", true)
+	a.CatchUp(t)
+	send := func(userID, template string) response {
+		return staff.do(http.MethodPost, "/api/email/sendAutomatedEmail", map[string]string{"userId": userID, "template": template})
+	}
+
+	expect(t, send(ben, "verification"), http.StatusOK)
+	res := send(ben, "verification")
+	expect(t, res, http.StatusTooManyRequests)
+	if msg := decodeJSON[struct{ Message string }](t, res).Message; msg != "Please wait 60 seconds before requesting a new code." {
+		t.Errorf("second verification e-mail: %q", msg)
+	}
+	expect(t, send(ada, "password_reset"), http.StatusOK)
+	res = send(ada, "password_reset")
+	expect(t, res, http.StatusConflict)
+	if msg := decodeJSON[struct{ Message string }](t, res).Message; msg != accounts.ErrResendRecentLink.Error() {
+		t.Errorf("second reset link: %q", msg)
+	}
+
+	cy = func() {
+		cy = nil
+		if err := a.Accounts.ForgotPassword(ctx, "cy@example.com", accounts.Client{}); err != nil {
+			t.Error(err)
+		}
+	}
+	res = send(cyID, "password_reset")
+	expect(t, res, http.StatusConflict)
+	if msg := decodeJSON[struct{ Message string }](t, res).Message; msg != accounts.ErrResendRecentLink.Error() {
+		t.Errorf("reset link raced by the user's own request: %q", msg)
+	}
+	var sends int
+	if err := a.Pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE type = 'broadcast.started'`).Scan(&sends); err != nil || sends != 2 {
+		t.Fatalf("%d sends recorded (%v), want 2: the refused ones store nothing", sends, err)
+	}
+	if n := len(a.MailsTo(t, "cy@example.com", "")); n != 1 {
+		t.Fatalf("%d e-mails to Cy, want 1: their own reset link", n)
+	}
 }

@@ -115,9 +115,15 @@ func (u *unit) mailResetLink(ctx context.Context, user loaded) error {
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "reset/"+hashID(tok), user, mail.TemplatePasswordReset, mail.PasswordResetData{
-		Name: user.Profile().Name, Link: u.s.link("/resetPassword/" + tok), ValidFor: otp.TTL(otp.ResetPassword),
-	}, true)
+	key, data := resetMail(u.s, user.User, tok)
+	return u.mail(ctx, key, user, mail.TemplatePasswordReset, data, true)
+}
+
+// resetMail is the dedupe key and the data of the e-mail that carries a reset link with tok.
+func resetMail(s *Service, user *identity.User, tok string) (string, mail.PasswordResetData) {
+	return "reset/" + hashID(tok), mail.PasswordResetData{
+		Name: user.Profile().Name, Link: s.link("/resetPassword/" + tok), ValidFor: otp.TTL(otp.ResetPassword),
+	}
 }
 
 // ResetPassword sets a new password with a reset link and ends every session of the account:

@@ -163,9 +163,16 @@ func (u *unit) sendVerification(ctx context.Context, user *identity.User) error 
 	if err != nil {
 		return err
 	}
-	return u.mail(ctx, "verify/"+hashID(tok), user, mail.TemplateVerification, mail.VerificationData{
-		Name: user.Profile().Name, Link: u.s.link("/verify/" + tok), ValidFor: otp.TTL(otp.VerifyEmail),
-	}, true)
+	key, data := verificationMail(u.s, user, tok)
+	return u.mail(ctx, key, user, mail.TemplateVerification, data, true)
+}
+
+// verificationMail is the dedupe key and the data of the e-mail that carries a verification
+// link with tok.
+func verificationMail(s *Service, user *identity.User, tok string) (string, mail.VerificationData) {
+	return "verify/" + hashID(tok), mail.VerificationData{
+		Name: user.Profile().Name, Link: s.link("/verify/" + tok), ValidFor: otp.TTL(otp.VerifyEmail),
+	}
 }
 
 // CreateUser makes an account from operator tooling (`clearvest admin create`, the demo seed):

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"clearvest/app/command"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/platform/auth/otp"
 	"clearvest/platform/mail"
 )
 
@@ -18,11 +21,30 @@ var (
 	ErrResendRecentLink = domainerr.New(domainerr.Conflict, "A password reset link was sent to this user less than a minute ago.")
 )
 
-// QueueAutomated queues one of StaffResendable for userID inside the caller's transaction
-// (tx, which has already appended its own events) and returns the dedupe keys of the queued
-// messages. The caller wakes the mail sender after its commit. A closed account gets nothing;
-// the verification e-mail only goes to an address not verified yet.
-func (s *Service) QueueAutomated(ctx context.Context, tx *command.Tx, userID, template string) ([]string, error) {
+// resend is one of the product's automated e-mails made again for a user, with a fresh link,
+// for the caller's command to send in its round trip (command.Submit): the link's code and the
+// message that carries it, in the caller's batch.
+type resend struct {
+	code    otp.Issued
+	message string
+	args    []any
+	refusal error // what a code issued meanwhile, within the cooldown, answers
+}
+
+// queue adds the resend's writes to w: the code, and the message, which go out together or not
+// at all. A code of the purpose issued since the resend was made fails the command.
+func (r resend) queue(w *command.Writes) {
+	w.Add(r.code.SQL, r.code.Args...)
+	w.OnViolation(otp.CooldownConstraint, r.refusal)
+	w.Add(r.message, r.args...)
+}
+
+// PrepareAutomated makes the verification e-mail or the password reset link again for userID,
+// as the product's own flows make them, to be queued in batch by the caller's command
+// (the function returned adds its writes), which wakes the mail sender after its commit. A closed account gets nothing;
+// the verification e-mail only goes to an address not verified yet; a link of the same kind
+// made less than a minute ago refuses it (that link is still valid).
+func (s *Service) PrepareAutomated(ctx context.Context, userID, template, batch string) (func(*command.Writes), error) {
 	user, err := s.loadUser(ctx, userID)
 	if err != nil {
 		return nil, err
@@ -30,27 +52,41 @@ func (s *Service) QueueAutomated(ctx context.Context, tx *command.Tx, userID, te
 	if !user.Registered() || user.Status() == identity.StatusClosed {
 		return nil, ErrResendClosed
 	}
-	u := &unit{s: s, tx: tx.Tx, cmd: tx}
+	var purpose otp.Purpose
+	var r resend
 	switch template {
 	case mail.TemplateVerification:
 		if user.EmailVerified() {
 			return nil, ErrResendVerified
 		}
-		if err := u.sendVerification(ctx, user.User); err != nil {
-			return nil, err
-		}
+		purpose, r.refusal = otp.VerifyEmail, &otp.CooldownError{Wait: otp.Cooldown}
 	case mail.TemplatePasswordReset:
-		if err := u.mailResetLink(ctx, user); err != nil {
-			return nil, err
-		}
-		if len(u.queued) == 0 {
-			return nil, ErrResendRecentLink
-		}
+		purpose, r.refusal = otp.ResetPassword, ErrResendRecentLink
 	default:
 		return nil, ErrResendTemplate
 	}
-	if len(u.queued) == 0 {
-		return nil, errors.New("accounts: resend queued nothing")
+	r.code, err = s.codes.IssueFor(ctx, uuid.MustParse(user.ID()), purpose, 0)
+	if purpose == otp.ResetPassword && errors.Is(err, otp.ErrCooldown) {
+		return nil, ErrResendRecentLink
 	}
-	return u.queued, nil
+	if err != nil {
+		return nil, err
+	}
+	var dedupeKey string
+	var data any
+	if purpose == otp.VerifyEmail {
+		dedupeKey, data = verificationMail(s, user.User, r.code.Plaintext)
+	} else {
+		dedupeKey, data = resetMail(s, user.User, r.code.Plaintext)
+	}
+	subject, text, html, err := s.tmpl.RenderIn(user.Language(), template, data)
+	if err != nil {
+		return nil, err
+	}
+	r.message, r.args, err = mail.BatchStatement(ctx, batch, mail.BatchItem{DedupeKey: dedupeKey,
+		Message: mail.Message{To: user.Email(), Subject: subject, Text: text, HTML: html}, Due: s.clock.Now(), Scrub: true})
+	if err != nil {
+		return nil, err
+	}
+	return r.queue, nil
 }

@@ -63,10 +63,10 @@ type Deps struct {
 	Automated Automated
 }
 
-// Automated queues one of the product's automated messages to a user inside a command's
-// transaction and returns the dedupe keys of what it queued; *accounts.Service is one.
+// Automated makes one of the product's automated messages again for a user, in a batch, and
+// returns what adds its writes to a command's (command.Submit); *accounts.Service is one.
 type Automated interface {
-	QueueAutomated(ctx context.Context, tx *command.Tx, userID, template string) ([]string, error)
+	PrepareAutomated(ctx context.Context, userID, template, batch string) (func(*command.Writes), error)
 }
 
 // DefaultPerStaff is the default limit of sends per staff member.
@@ -500,7 +500,7 @@ var ErrAutomatedTemplate = func() *domainerr.Error {
 }()
 
 // SendAutomated sends one of AutomatedTemplates again to one user, as the product's own flow
-// sends it (a fresh link), and records it as a send of its author in the same transaction.
+// sends it (a fresh link), and records it as a send of its author in the same round trip.
 func (s *Service) SendAutomated(ctx context.Context, a Actor, userID, template string) (Sent, error) {
 	if s.auto == nil {
 		return Sent{}, ErrAutomatedUnavailable
@@ -525,34 +525,31 @@ func (s *Service) SendAutomated(ctx context.Context, a Actor, userID, template s
 	}
 	id := u.String()
 	st := stream(id)
-	res, err := command.Update(ctx, s.commands, st, broadcast.New, metaFor(a),
-		func(ctx context.Context, b *broadcast.Broadcast, tx *command.Tx) error {
-			list, err := recipients(ctx, tx.Tx, aud)
-			if err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				return broadcast.ErrNoRecipients
-			}
+	// The recipient is read and the message made before the command (its stream is new), which
+	// sends the event, the link's code, the message and the send's row in one round trip.
+	list, err := recipients(ctx, s.pool, aud)
+	if err != nil {
+		return Sent{}, err
+	}
+	if len(list) == 0 {
+		return Sent{}, broadcast.ErrNoRecipients
+	}
+	queue, err := s.auto.PrepareAutomated(ctx, aud.UserID, template, "broadcast/"+id)
+	if err != nil {
+		return Sent{}, err
+	}
+	res, err := command.Submit(ctx, s.commands, st, broadcast.New, metaFor(a),
+		func(b *broadcast.Broadcast, w *command.Writes) error {
 			now := s.clock.Now()
 			if err := b.Start(broadcast.Started{AuthorID: a.UserID, AuthorRole: a.Role, Audience: aud, Template: template,
 				Subject: subject, Recipients: 1, At: now}); err != nil {
 				return err
 			}
-			if err := tx.Append(ctx, command.Change{Stream: st, Aggregate: b}); err != nil {
-				return err
-			}
-			keys, err := s.auto.QueueAutomated(ctx, tx, aud.UserID, template)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `UPDATE mail_outbox SET batch = $1 WHERE dedupe_key = ANY($2)`, "broadcast/"+id, keys); err != nil {
-				return err
-			}
-			_, err = tx.Exec(ctx, `INSERT INTO mail_broadcasts
+			queue(w)
+			w.Add(`INSERT INTO mail_broadcasts
 				(id, author_id, audience_kind, audience_user_id, template, subject, recipients, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, 1, $7)`, id, a.UserID, aud.Kind, aud.UserID, template, subject, now)
-			return err
+			return nil
 		})
 	if err != nil {
 		return Sent{}, err

@@ -9,12 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// BatchItem is one message of a batch: its dedupe key, the message, and when it may be sent
-// at the earliest (the pace of a bulk send).
+// BatchItem is one message of a batch: its dedupe key, the message, when it may be sent at the
+// earliest (the pace of a bulk send), and whether its bodies are blanked once it is sent (a
+// message carrying a one-time link, as Enqueue's scrub).
 type BatchItem struct {
 	DedupeKey string
 	Message   Message
 	Due       time.Time
+	Scrub     bool
 }
 
 // BatchStatement is the statement, and its arguments, that records one message of a batch
@@ -25,7 +27,7 @@ func BatchStatement(ctx context.Context, batch string, it BatchItem) (string, []
 	if batch == "" {
 		return "", nil, errors.New("mail: enqueue batch: empty batch name")
 	}
-	_, args, err := EnqueueStatement(ctx, it.DedupeKey, it.Message, false)
+	_, args, err := EnqueueStatement(ctx, it.DedupeKey, it.Message, it.Scrub)
 	if err != nil {
 		return "", nil, err
 	}

@@ -163,55 +163,77 @@ func newCode() string {
 // queues the e-mail (so neither exists without the other), or nil for the store's own pool.
 // A request within Cooldown of the previous code of the purpose is a *CooldownError.
 func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose Purpose, ttl time.Duration) (string, error) {
+	if db == nil {
+		db = s.db
+	}
+	now := s.clock.Now()
+	c, err := s.issue(userID, purpose, ttl, now, false)
+	if err != nil {
+		return "", err
+	}
+	var last *time.Time
+	if err := db.QueryRow(ctx, c.SQL, c.Args...).Scan(&last); err != nil {
+		return "", fmt.Errorf("otp: issue: %w", err)
+	}
+	if last != nil {
+		return "", &CooldownError{Wait: last.Add(policies[purpose].cooldown).Sub(now)}
+	}
+	return c.Plaintext, nil
+}
+
+// Issued is a code made for a command that sends its writes in one round trip
+// (command.Submit): its plaintext, to be e-mailed, and the statement that stores it.
+type Issued struct {
+	Plaintext string
+	SQL       string
+	Args      []any
+}
+
+// CooldownConstraint is what the violation of an Issued statement names when a code of its
+// purpose was issued, within the cooldown, after IssueFor read the last one.
+const CooldownConstraint = "one_time_codes_cooldown"
+
+// IssueFor makes a code as Issue does, but leaves storing it to the caller's command: it reads
+// when the last code of the purpose was made (a *CooldownError within the cooldown) and returns
+// the statement that stores the new one, which fails with a check violation of
+// CooldownConstraint should another code be issued meanwhile.
+func (s *Codes) IssueFor(ctx context.Context, userID uuid.UUID, purpose Purpose, ttl time.Duration) (Issued, error) {
+	now := s.clock.Now()
+	if cd := policies[purpose].cooldown; cd > 0 {
+		var last *time.Time
+		if err := s.db.QueryRow(ctx, `SELECT max(created_at) FROM one_time_codes WHERE user_id = $1 AND purpose = $2`,
+			userID, purpose).Scan(&last); err != nil {
+			return Issued{}, fmt.Errorf("otp: issue: %w", err)
+		}
+		if last != nil && now.Sub(*last) < cd {
+			return Issued{}, &CooldownError{Wait: last.Add(cd).Sub(now)}
+		}
+	}
+	return s.issue(userID, purpose, ttl, now, true)
+}
+
+// issue makes a code of purpose and the call of otp_issue (auth migration 0011) that stores it
+// under the purpose's rules; refuse makes the call fail within the cooldown rather than return
+// the last code's time.
+func (s *Codes) issue(userID uuid.UUID, purpose Purpose, ttl time.Duration, now time.Time, refuse bool) (Issued, error) {
 	pol, ok := policies[purpose]
 	if !ok || pol.attempt {
-		return "", fmt.Errorf("otp: Issue cannot make %q codes", purpose)
+		return Issued{}, fmt.Errorf("otp: Issue cannot make %q codes", purpose)
 	}
 	if ttl <= 0 {
 		ttl = pol.ttl
-	}
-	if db == nil {
-		db = s.db
 	}
 	plaintext := auth.NewToken()
 	if pol.numeric {
 		plaintext = newCode()
 	}
-	now := s.clock.Now()
-	var refused error
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		if err := lockPurpose(ctx, tx, userID, purpose); err != nil {
-			return err
-		}
-		if pol.cooldown > 0 {
-			var last *time.Time
-			if err := tx.QueryRow(ctx, `SELECT max(created_at) FROM one_time_codes WHERE user_id = $1 AND purpose = $2`,
-				userID, purpose).Scan(&last); err != nil {
-				return err
-			}
-			if last != nil && now.Sub(*last) < pol.cooldown {
-				refused = &CooldownError{Wait: last.Add(pol.cooldown).Sub(now)}
-				return nil
-			}
-		}
-		if pol.replaces {
-			if _, err := tx.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1 AND purpose = $2`, userID, purpose); err != nil {
-				return err
-			}
-		} else if _, err := tx.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1 AND purpose = $2 AND expires_at < $3`, userID, purpose, now); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO one_time_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-			uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now)
-		return err
-	})
-	if err != nil {
-		return "", fmt.Errorf("otp: issue: %w", err)
+	var since *time.Time
+	if pol.cooldown > 0 {
+		t := now.Add(-pol.cooldown)
+		since = &t
 	}
-	if refused != nil {
-		return "", refused
-	}
-	return plaintext, nil
+	return Issued{Plaintext: plaintext, SQL: `SELECT otp_issue($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		Args: []any{uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now, since, pol.replaces, refuse}}, nil
 }
 
 // Forget deletes every code of a user, spent ones included, through db (the transaction that

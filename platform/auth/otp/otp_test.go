@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/clock"
@@ -221,6 +222,50 @@ func TestCooldown(t *testing.T) {
 	issue(t, codes, uuid.New(), otp.LinkGoogle) // and other users too
 	c.Advance(40 * time.Second)
 	issue(t, codes, user, otp.LinkGoogle)
+}
+
+// TestIssueForLeavesTheWriteToTheCommand: IssueFor stores nothing; its statement stores a code
+// that redeems like Issue's, replacing the older ones. Within the cooldown IssueFor refuses, and
+// a statement decided before another code was issued fails with a check violation naming
+// CooldownConstraint, storing nothing.
+func TestIssueForLeavesTheWriteToTheCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	codes, c, pool := newCodes(t)
+	user := uuid.New()
+	old := issue(t, codes, user, otp.ResetPassword)
+	c.Advance(otp.Cooldown - time.Second)
+	if _, err := codes.IssueFor(ctx, user, otp.ResetPassword, 0); !errors.Is(err, otp.ErrCooldown) {
+		t.Fatalf("IssueFor within the cooldown: %v, want a CooldownError", err)
+	}
+	c.Advance(time.Second)
+	first, err := codes.IssueFor(ctx, user, otp.ResetPassword, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := codes.Consume(ctx, otp.ResetPassword, first.Plaintext, uuid.Nil); !errors.Is(err, otp.ErrInvalidLink) {
+		t.Fatalf("a code IssueFor made, not stored yet: %v, want ErrInvalidLink", err)
+	}
+	second, err := codes.IssueFor(ctx, user, otp.ResetPassword, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, first.SQL, first.Args...); err != nil {
+		t.Fatal(err)
+	}
+	_, err = pool.Exec(ctx, second.SQL, second.Args...)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.ConstraintName != otp.CooldownConstraint {
+		t.Fatalf("a second statement within the cooldown: %v, want a violation of %s", err, otp.CooldownConstraint)
+	}
+	if got, err := codes.Consume(ctx, otp.ResetPassword, first.Plaintext, uuid.Nil); err != nil || got != user {
+		t.Fatalf("the stored code: %v, %v", got, err)
+	}
+	for _, code := range []string{old, second.Plaintext} {
+		if _, err := codes.Consume(ctx, otp.ResetPassword, code, uuid.Nil); !errors.Is(err, otp.ErrInvalidLink) {
+			t.Errorf("a replaced or refused code redeemed: %v", err)
+		}
+	}
 }
 
 func TestConcurrentIssuesRespectTheCooldown(t *testing.T) {
