@@ -230,7 +230,7 @@ func (s *Service) mailLinkCode(ctx context.Context, uid uuid.UUID) error {
 		return err
 	}
 	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: uid.String()}, func(u *unit) error {
-		code, err := s.codes.Issue(ctx, u.tx, uid, otp.LinkGoogle, 0)
+		code, err := u.issue(ctx, uid, otp.LinkGoogle)
 		if errors.Is(err, otp.ErrCooldown) {
 			return nil
 		}

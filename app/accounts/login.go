@@ -223,7 +223,7 @@ func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice b
 
 // alertNewDevice e-mails the "new sign-in" alert with its own "this wasn't me" link.
 func (u *unit) alertNewDevice(ctx context.Context, user loaded, c Client) error {
-	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.WasntMe, 0)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe)
 	if err != nil {
 		return err
 	}

@@ -287,7 +287,7 @@ func (s *Service) FinishPasskeyRegistration(ctx context.Context, a Actor, name s
 		SignCount: cred.Authenticator.SignCount, Transports: transports, Flags: cred.Flags.MsgpByte(),
 		AAGUID: cred.Authenticator.AAGUID, Attestation: cred.AttestationType, Name: name,
 	}
-	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	pos, err := s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.AddPasskey(key, now); err != nil {
 			return err
 		}
@@ -301,7 +301,7 @@ func (s *Service) FinishPasskeyRegistration(ctx context.Context, a Actor, name s
 
 // RemovePasskey removes one of the caller's passkeys. The API asks for a fresh step-up first.
 func (s *Service) RemovePasskey(ctx context.Context, a Actor, credentialID string) (int64, error) {
-	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.RemovePasskey(credentialID, s.clock.Now()); err != nil {
 			return err
 		}
@@ -443,7 +443,7 @@ func (s *Service) stepUpWithPasskey(ctx context.Context, a Actor, in PasskeyAnsw
 	}
 	credentialID := base64.RawURLEncoding.EncodeToString(cred.ID)
 	now := s.clock.Now()
-	_, err = s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	_, err = s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.UsePasskey(credentialID, cred.Authenticator.SignCount, now); err != nil {
 			return err
 		}

@@ -44,7 +44,7 @@ func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (
 	}
 	var out loaded
 	removed := ""
-	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	pos, err := s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		p := user.Profile()
 		if in.Photo != nil && *in.Photo != "" && *in.Photo != p.Photo {
 			return ErrPhotoNotYours
@@ -86,7 +86,7 @@ func (s *Service) SetLanguage(ctx context.Context, a Actor, language string) (in
 	if !identity.ValidLanguage(language) {
 		return 0, identity.ErrInvalidLanguage
 	}
-	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.SetLanguage(language); err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func (s *Service) UploadPhoto(ctx context.Context, a Actor, r io.Reader) (User, 
 	}
 	old := ""
 	var out loaded
-	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	pos, err := s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		p := user.Profile()
 		old, p.Photo = p.Photo, PhotoURLPrefix+name
 		if err := user.UpdateProfile(p); err != nil {

@@ -36,7 +36,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string, c Client) (int6
 	if err != nil {
 		return 0, err
 	}
-	return s.onUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
+	return s.submitUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
 		if err := user.VerifyEmail(); errors.Is(err, identity.ErrAlreadyVerified) {
 			return nil
 		} else if err != nil {
@@ -108,7 +108,7 @@ func (s *Service) mailReset(ctx context.Context, emailKey string, c Client) erro
 // mailResetLink issues a reset link and queues its e-mail. A link requested within the last
 // minute is still valid and was just mailed, so nothing new is sent.
 func (u *unit) mailResetLink(ctx context.Context, user loaded) error {
-	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.ResetPassword, 0)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.ResetPassword)
 	if errors.Is(err, otp.ErrCooldown) {
 		return nil
 	}
@@ -150,14 +150,14 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 	if err != nil {
 		return 0, err
 	}
-	return s.onUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
+	return s.submitUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
 		if err := user.RecordPasswordChange(identity.ViaReset, s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
-		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
+		if err := u.setPassword(ctx, uid, hash); err != nil {
 			return err
 		}
 		if err := u.endSessions(ctx, uid, uuid.Nil, reasonPasswordReset); err != nil {
@@ -211,14 +211,14 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 		return 0, err
 	}
 	current, _ := uuid.Parse(a.SessionID)
-	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.RecordPasswordChange(identity.ViaChange, s.clock.Now()); err != nil {
 			return err
 		}
 		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
-		if err := s.credentials.Set(ctx, u.tx, uid, hash); err != nil {
+		if err := u.setPassword(ctx, uid, hash); err != nil {
 			return err
 		}
 		if err := u.endSessions(ctx, uid, current, reasonPasswordChanged); err != nil {
@@ -230,7 +230,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 
 // mailPasswordChanged tells the user, with a "this wasn't me" link in case it was not them.
 func (u *unit) mailPasswordChanged(ctx context.Context, user loaded) error {
-	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.WasntMe, 0)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe)
 	if err != nil {
 		return err
 	}

@@ -154,12 +154,12 @@ func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwor
 	if passwordHash == "" {
 		return nil
 	}
-	return u.s.credentials.Set(ctx, u.tx, id, passwordHash)
+	return u.setPassword(ctx, id, passwordHash)
 }
 
 // sendVerification issues a verification link and queues its e-mail.
 func (u *unit) sendVerification(ctx context.Context, user *identity.User) error {
-	tok, err := u.s.codes.Issue(ctx, u.tx, uuid.MustParse(user.ID()), otp.VerifyEmail, 0)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.VerifyEmail)
 	if err != nil {
 		return err
 	}

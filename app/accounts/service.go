@@ -36,6 +36,7 @@ import (
 	"clearvest/eventstore"
 	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
+	"clearvest/platform/auth/otp"
 	"clearvest/platform/auth/password"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/blob"
@@ -192,11 +193,14 @@ func (s *Service) sleepUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
-// unit is one transaction of a flow: the command's transaction, through which the flow appends
-// (appendUser) and then writes its other rows (tx), and whether it enqueued mail, so that the
-// commit knows whom to wake.
+// unit is what one flow writes as one command: its events and its other rows, which commit
+// together or not at all, and whether it enqueued mail, so that the commit knows whom to wake.
+// A flow run by submitUser queues its rows (w) to go with its events in one round trip; one run
+// by inTx or onUser appends (appendUser) and then writes its rows in the command's transaction
+// (tx), held across round trips.
 type unit struct {
 	s      *Service
+	w      *command.Writes
 	tx     pgx.Tx
 	cmd    *command.Tx
 	mailed bool
@@ -267,6 +271,40 @@ func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID s
 	}
 	s.afterCommit(ctx, done)
 	return res.Position, nil
+}
+
+// submitUser runs fn on a user as one command (command.Submit): the user's events and the rows
+// fn writes through the unit go in one round trip, and no transaction is held while fn decides.
+// fn runs again on the user's new state when another writer appended to their stream meanwhile.
+// The personal-data keys the events are sealed with are fetched as the runner encodes them,
+// with no connection held, so none is prepared first.
+func (s *Service) submitUser(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error) {
+	if _, err := uuid.Parse(userID); err != nil {
+		// Not a user id: the flow decides on an unregistered user, which it refuses.
+		return 0, fn(&unit{s: s, w: &command.Writes{}}, loaded{User: identity.New()})
+	}
+	var done *unit // the attempt that committed: fn runs again after a conflict
+	res, err := command.Submit(ctx, s.commands, userStream(userID), newUserState, meta,
+		func(st *userState, w *command.Writes) error {
+			done = &unit{s: s, w: w}
+			return fn(done, st.loaded())
+		})
+	if err != nil {
+		return 0, err
+	}
+	s.afterCommit(ctx, done)
+	return res.Position, nil
+}
+
+// exec writes a row of the flow: queued with its events (submitUser), or at once in its
+// transaction (inTx, onUser).
+func (u *unit) exec(ctx context.Context, sql string, args ...any) error {
+	if u.w != nil {
+		u.w.Add(sql, args...)
+		return nil
+	}
+	_, err := u.tx.Exec(ctx, sql, args...)
+	return err
 }
 
 // prepareKey makes sure the personal-data keys of the users are created and cached before a
@@ -378,8 +416,12 @@ func (s *Service) loadUser(ctx context.Context, id string) (loaded, error) {
 }
 
 // appendUser appends the events the aggregate raised, expecting the version it was loaded at.
-// Personal fields are sealed with the user's own key (the codec's EncodeFor).
+// Personal fields are sealed with the user's own key (the codec's EncodeFor). A flow run by
+// submitUser has nothing to do here: the runner appends what the user raised.
 func (u *unit) appendUser(ctx context.Context, user *identity.User) error {
+	if u.w != nil {
+		return nil
+	}
 	return u.cmd.Append(ctx, command.Change{Stream: userStream(user.ID()), Aggregate: user})
 }
 
@@ -396,8 +438,12 @@ func (u *unit) mail(ctx context.Context, dedupeKey string, to recipient, templat
 	if err != nil {
 		return err
 	}
-	if err := mail.Enqueue(ctx, u.tx, dedupeKey, mail.Message{To: to.Email(), Subject: subject, Text: text, HTML: html}, scrub); err != nil {
+	sql, args, err := mail.EnqueueStatement(ctx, dedupeKey, mail.Message{To: to.Email(), Subject: subject, Text: text, HTML: html}, scrub)
+	if err != nil {
 		return err
+	}
+	if err := u.exec(ctx, sql, args...); err != nil {
+		return fmt.Errorf("accounts: enqueue: %w", err)
 	}
 	u.mailed = true
 	u.queued = append(u.queued, dedupeKey)
@@ -412,7 +458,36 @@ func (u *unit) syncPrincipal(ctx context.Context, user *identity.User) error {
 		return err
 	}
 	u.authChanged = true
-	return u.s.principals.Upsert(ctx, u.tx, id, user.Role(), user.Status())
+	sql, args, err := u.s.principals.UpsertStatement(id, user.Role(), user.Status())
+	if err != nil {
+		return err
+	}
+	return u.exec(ctx, sql, args...)
+}
+
+// setPassword stores a user's new password hash.
+func (u *unit) setPassword(ctx context.Context, userID uuid.UUID, hash string) error {
+	sql, args, err := u.s.credentials.SetStatement(userID, hash)
+	if err != nil {
+		return err
+	}
+	return u.exec(ctx, sql, args...)
+}
+
+// issue makes a one-time code of purpose for a user and stores it with the flow's writes. Where
+// they go with the events (submitUser), a code of a purpose with a cooldown made meanwhile
+// fails the command as the cooldown would have.
+func (u *unit) issue(ctx context.Context, userID uuid.UUID, purpose otp.Purpose) (string, error) {
+	if u.w == nil {
+		return u.s.codes.Issue(ctx, u.tx, userID, purpose, 0)
+	}
+	c, err := u.s.codes.IssueFor(ctx, userID, purpose, 0)
+	if err != nil {
+		return "", err
+	}
+	u.w.Add(c.SQL, c.Args...)
+	u.w.OnViolation(otp.CooldownConstraint, &otp.CooldownError{Wait: otp.Cooldown})
+	return c.Plaintext, nil
 }
 
 func metaFor(a Actor) eventstore.Metadata {

@@ -84,12 +84,12 @@ func (s *Service) settleSessions(ctx context.Context) {
 	}
 }
 
-// endSessions signs a user out everywhere but except (uuid.Nil: everywhere), in the flow's
-// transaction; the flow waits for its guard to hear of it before answering.
+// endSessions signs a user out everywhere but except (uuid.Nil: everywhere), with the flow's
+// other writes; the flow waits for its guard to hear of it before answering.
 func (u *unit) endSessions(ctx context.Context, userID, except uuid.UUID, reason string) error {
 	u.authChanged = true
-	_, err := session.New(u.tx, u.s.clock).RevokeAll(ctx, userID, except, reason)
-	return err
+	sql, args := u.s.sessions.RevokeAllStatement(userID, except, reason)
+	return u.exec(ctx, sql, args...)
 }
 
 // startSession creates a session, inside the flow's transaction, for a user who has proved who

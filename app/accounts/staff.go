@@ -79,14 +79,18 @@ func (s *Service) StaffUsersPage(ctx context.Context, f users.Filter, cursor str
 	return out, c, nil
 }
 
+// userCommand runs a flow's decision on a user as one command: submitUser, or onUser for the
+// one flow that still needs its transaction held.
+type userCommand func(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error)
+
 // staffCommand loads a target user, lets decide change it, appends, and keeps the principal row
-// in step, in one transaction. extra runs after, in the same transaction (ending sessions).
-func (s *Service) staffCommand(ctx context.Context, a Actor, targetID string, decide func(*identity.User) error, extra func(u *unit, id uuid.UUID) error) (int64, error) {
+// in step, as one command run by on. extra adds its writes after (ending sessions).
+func (s *Service) staffCommand(ctx context.Context, on userCommand, a Actor, targetID string, decide func(*identity.User) error, extra func(u *unit, id uuid.UUID) error) (int64, error) {
 	id, err := uuid.Parse(strings.TrimSpace(targetID))
 	if err != nil {
 		return 0, ErrUserNotFound
 	}
-	return s.onUser(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
+	return on(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
 		if !user.Registered() {
 			return ErrUserNotFound
 		}
@@ -113,7 +117,7 @@ func (s *Service) SetRole(ctx context.Context, a Actor, targetID, role string) (
 	if err != nil {
 		return 0, err
 	}
-	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
+	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error {
 		if u.Status() == identity.StatusSuspended {
 			if a.UserID == u.ID() {
 				return identity.ErrOwnRole
@@ -128,7 +132,7 @@ func (s *Service) SetRole(ctx context.Context, a Actor, targetID, role string) (
 
 // Suspend blocks a user from signing in and ends their sessions at once.
 func (s *Service) Suspend(ctx context.Context, a Actor, targetID, reason string) (int64, error) {
-	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
+	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error {
 		return u.Suspend(a.UserID, reason)
 	}, func(u *unit, id uuid.UUID) error {
 		return u.endSessions(ctx, id, uuid.Nil, reasonSuspended)
@@ -137,7 +141,7 @@ func (s *Service) Suspend(ctx context.Context, a Actor, targetID, reason string)
 
 // Reinstate lifts a suspension.
 func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int64, error) {
-	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error { return u.Reinstate() }, nil)
+	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error { return u.Reinstate() }, nil)
 }
 
 // Close closes an account and erases the personal data of its owner (docs/identity.md,
@@ -161,7 +165,9 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 		return 0, err
 	}
 	var photo, email string
-	pos, err := s.staffCommand(ctx, a, id.String(), func(u *identity.User) error {
+	// Held in a transaction (onUser): closing a closed account again repeats the deletions with
+	// no event to carry them, and the erasure's deletions are written through the transaction.
+	pos, err := s.staffCommand(ctx, s.onUser, a, id.String(), func(u *identity.User) error {
 		if u.Status() == identity.StatusClosed {
 			return nil
 		}

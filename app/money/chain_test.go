@@ -38,20 +38,20 @@ func (d *decisions) account(t *testing.T) *account.Account {
 func TestChainDepositIsOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	rt := &roundTrips{}
+	rt := &accountstest.RoundTrips{}
 	d := newDecisions(t, money.Config{}, accountstest.WithQueryTracer(rt))
 	// The first sighting warms the runner's cache of the account and the pool's connections.
 	if _, err := d.svc.RecordChainDeposit(ctx, sighting(d.investor, "first", strings.Repeat("a", 64))); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	trips := rt.during(func() {
-		_, err = d.svc.RecordChainDeposit(marked(ctx), sighting(d.investor, "second", strings.Repeat("b", 64)))
+	trips := rt.During(func() {
+		_, err = d.svc.RecordChainDeposit(accountstest.Marked(ctx), sighting(d.investor, "second", strings.Repeat("b", 64)))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := writes(trips)
+	w := accountstest.Writes(trips)
 	if len(trips) > 2 || len(w) != 1 {
 		for i, q := range trips {
 			t.Logf("  %d: %.160s", i, strings.Join(strings.Fields(strings.Join(q, " ; ")), " "))
@@ -59,7 +59,7 @@ func TestChainDepositIsOneRoundTrip(t *testing.T) {
 		t.Fatalf("%d round trips, %d writing; want the claim's read and one write", len(trips), len(w))
 	}
 	for _, part := range []string{"money_deposit_refs", "money_chain_tx_hashes", "money_chain_claim_held", "money_chain_sightings"} {
-		if !carries(w[0], part) {
+		if !accountstest.Carries(w[0], part) {
 			t.Errorf("the round trip does not carry %s: %q", part, w[0])
 		}
 	}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"clearvest/app/accounts"
 	"clearvest/app/accounts/accountstest"
@@ -24,103 +21,6 @@ import (
 	"clearvest/platform/config"
 	"clearvest/projections"
 )
-
-// roundTrips records the round trips to PostgreSQL made under a marked context: one per query,
-// one per batch (a pipeline of statements sent together), with the SQL each carried. Background
-// work on the same pool (projections, listeners) is not marked, so it is not recorded.
-type roundTrips struct {
-	mu    sync.Mutex
-	trips [][]string
-	open  bool // a batch is being recorded
-}
-
-type markKey struct{}
-
-func marked(ctx context.Context) context.Context { return context.WithValue(ctx, markKey{}, true) }
-
-func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	if ctx.Value(markKey{}) != nil {
-		r.mu.Lock()
-		r.trips = append(r.trips, []string{d.SQL})
-		r.mu.Unlock()
-	}
-	return ctx
-}
-
-func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-
-func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	if ctx.Value(markKey{}) != nil {
-		r.mu.Lock()
-		r.trips = append(r.trips, nil)
-		r.open = true
-		r.mu.Unlock()
-	}
-	return ctx
-}
-
-func (r *roundTrips) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
-	if ctx.Value(markKey{}) != nil {
-		r.mu.Lock()
-		if r.open {
-			r.trips[len(r.trips)-1] = append(r.trips[len(r.trips)-1], d.SQL)
-		}
-		r.mu.Unlock()
-	}
-}
-
-func (r *roundTrips) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
-	if ctx.Value(markKey{}) != nil {
-		r.mu.Lock()
-		r.open = false
-		r.mu.Unlock()
-	}
-}
-
-// during returns the round trips fn made, but for a connection's one check of the log's
-// positions before its first append: it belongs to the connection, and which connection the pool
-// hands a command is not the command's doing (a warm-up cannot reach them all).
-func (r *roundTrips) during(fn func()) [][]string {
-	r.mu.Lock()
-	before := len(r.trips)
-	r.mu.Unlock()
-	fn()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out [][]string
-	for _, trip := range r.trips[before:] {
-		if len(trip) == 1 && strings.TrimSpace(trip[0]) == "SELECT eventstore_positions_ok()" {
-			continue
-		}
-		out = append(out, trip)
-	}
-	return out
-}
-
-// writes are the round trips that write or hold a transaction open: everything but reads.
-func writes(trips [][]string) [][]string {
-	var out [][]string
-	for _, trip := range trips {
-		for _, sql := range trip {
-			s := strings.ToLower(sql)
-			if strings.Contains(s, "insert") || strings.Contains(s, "update") || strings.Contains(s, "delete") ||
-				strings.HasPrefix(strings.TrimSpace(s), "begin") || strings.HasPrefix(strings.TrimSpace(s), "commit") {
-				out = append(out, trip)
-				break
-			}
-		}
-	}
-	return out
-}
-
-func carries(trip []string, part string) bool {
-	for _, sql := range trip {
-		if strings.Contains(sql, part) {
-			return true
-		}
-	}
-	return false
-}
 
 // decisions is a money service with an investor, staff and their deposits.
 type decisions struct {
@@ -179,7 +79,7 @@ func (d *decisions) deposit(t *testing.T, hash string) string {
 func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	rt := &roundTrips{}
+	rt := &accountstest.RoundTrips{}
 	d := newDecisions(t, money.Config{}, accountstest.WithQueryTracer(rt))
 	svc := d.svc
 	staff := money.Actor{UserID: d.user("sam@example.com", identity.RoleAuthor), Role: identity.RoleAuthor}
@@ -226,11 +126,11 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 		}},
 	} {
 		var err error
-		trips := rt.during(func() { err = c.decide(marked(ctx)) })
+		trips := rt.During(func() { err = c.decide(accountstest.Marked(ctx)) })
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		w := writes(trips)
+		w := accountstest.Writes(trips)
 		t.Logf("%s: %d round trips, %d of them writing", c.name, len(trips), len(w))
 		if len(trips) > c.trips {
 			for i, q := range trips {
@@ -241,10 +141,10 @@ func TestStaffDecisionIsOneRoundTrip(t *testing.T) {
 		if len(w) != c.writes {
 			t.Fatalf("%s wrote in %d round trips, want %d: %q", c.name, len(w), c.writes, w)
 		}
-		if c.writes == 1 && !carries(w[0], "mail_outbox") {
+		if c.writes == 1 && !accountstest.Carries(w[0], "mail_outbox") {
 			t.Fatalf("%s: the e-mail did not go with the events: %q", c.name, w[0])
 		}
-		if c.name == "confirm with a key" && !carries(w[0], claimSQL) {
+		if c.name == "confirm with a key" && !accountstest.Carries(w[0], claimSQL) {
 			t.Fatalf("%s: the claim did not go with the events: %q", c.name, w[0])
 		}
 	}

@@ -77,20 +77,28 @@ func (s *Principals) Get(ctx context.Context, userID uuid.UUID) (Principal, erro
 // Upsert records a user's role and status inside tx, the transaction that appends the events
 // that make them so (registration, role change, suspension, closure).
 func (s *Principals) Upsert(ctx context.Context, tx pgx.Tx, userID uuid.UUID, role identity.Role, status identity.Status) error {
-	if _, err := identity.ParseRole(string(role)); err != nil {
-		return fmt.Errorf("principal: unknown role %q", role)
-	}
-	if !status.Valid() {
-		return fmt.Errorf("principal: unknown status %q", status)
-	}
-	_, err := tx.Exec(ctx, `
-		INSERT INTO principals (user_id, role, status, updated_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, status = excluded.status, updated_at = excluded.updated_at`,
-		userID, role, status, s.clock.Now())
+	sql, args, err := s.UpsertStatement(userID, role, status)
 	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("principal: upsert: %w", err)
 	}
 	return nil
+}
+
+// UpsertStatement is Upsert as a statement and its arguments, for a command that sends its
+// writes with its events in one round trip (command.Submit).
+func (s *Principals) UpsertStatement(userID uuid.UUID, role identity.Role, status identity.Status) (string, []any, error) {
+	if _, err := identity.ParseRole(string(role)); err != nil {
+		return "", nil, fmt.Errorf("principal: unknown role %q", role)
+	}
+	if !status.Valid() {
+		return "", nil, fmt.Errorf("principal: unknown status %q", status)
+	}
+	return `INSERT INTO principals (user_id, role, status, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, status = excluded.status, updated_at = excluded.updated_at`,
+		[]any{userID, role, status, s.clock.Now()}, nil
 }
 
 // ErrEmailTaken is the answer when an e-mail address already belongs to another account.
@@ -185,17 +193,25 @@ func NewCredentials(db auth.DB, c clock.Clock) *Credentials { return &Credential
 // Set stores a user's password hash through db: a pgx.Tx to commit it with the
 // user.password_changed event, or the pool for a transparent rehash after login.
 func (s *Credentials) Set(ctx context.Context, db auth.DB, userID uuid.UUID, hash string) error {
-	if !strings.HasPrefix(hash, "$argon2id$") {
-		return fmt.Errorf("principal: refusing to store something that is not an argon2id hash")
-	}
-	_, err := db.Exec(ctx, `
-		INSERT INTO credentials (user_id, password_hash, changed_at) VALUES ($1, $2, $3)
-		ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at`,
-		userID, hash, s.clock.Now())
+	sql, args, err := s.SetStatement(userID, hash)
 	if err != nil {
+		return err
+	}
+	if _, err := db.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("principal: set credential: %w", err)
 	}
 	return nil
+}
+
+// SetStatement is Set as a statement and its arguments, for a command that sends its writes
+// with its events in one round trip (command.Submit).
+func (s *Credentials) SetStatement(userID uuid.UUID, hash string) (string, []any, error) {
+	if !strings.HasPrefix(hash, "$argon2id$") {
+		return "", nil, fmt.Errorf("principal: refusing to store something that is not an argon2id hash")
+	}
+	return `INSERT INTO credentials (user_id, password_hash, changed_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at`,
+		[]any{userID, hash, s.clock.Now()}, nil
 }
 
 // Get returns a user's password hash; ok is false when the user has none (a Google-only

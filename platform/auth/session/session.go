@@ -354,12 +354,19 @@ func (s *Store) RevokeOwn(ctx context.Context, userID, sessionID uuid.UUID, reas
 // RevokeAll ends every session of a user except one (the caller's own, after a password change;
 // uuid.Nil to end them all, e.g. on suspension or "this wasn't me"). It returns how many ended.
 func (s *Store) RevokeAll(ctx context.Context, userID, except uuid.UUID, reason string) (int, error) {
-	tag, err := s.db.Exec(ctx, `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND id <> $4 AND revoked_at IS NULL`,
-		userID, s.clock.Now(), reason, except)
+	sql, args := s.RevokeAllStatement(userID, except, reason)
+	tag, err := s.db.Exec(ctx, sql, args...)
 	if err != nil {
 		return 0, fmt.Errorf("session: revoke all: %w", err)
 	}
 	return int(tag.RowsAffected()), nil
+}
+
+// RevokeAllStatement is RevokeAll as a statement and its arguments, for a command that sends its
+// writes with its events in one round trip (command.Submit).
+func (s *Store) RevokeAllStatement(userID, except uuid.UUID, reason string) (string, []any) {
+	return `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND id <> $4 AND revoked_at IS NULL`,
+		[]any{userID, s.clock.Now(), reason, except}
 }
 
 // DeleteAll removes every session of a user, ended ones and their rotated-out tokens included
