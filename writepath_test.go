@@ -70,10 +70,7 @@ func matches(pattern, path string) bool {
 // whose one round trip sends everything the command writes once it has decided. A function
 // holding such a transaction must not ask the pool for another connection; Submit's decide has
 // no connection to hold. The list only shrinks: an entry that no longer needs it fails too.
-var transactional = map[string]string{
-	"app/accounts.inTx":   "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
-	"app/accounts.onUser": "the identity flows read and write rows through the transaction (credentials, one-time codes, sessions)",
-}
+var transactional = map[string]string{}
 
 // TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed
 // in transactional (docs/architecture.md, "The write path").

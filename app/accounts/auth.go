@@ -15,8 +15,8 @@ import (
 	"clearvest/platform/auth/totp"
 )
 
-// authParts are the credential and session stores, all on the pool. Flows that must write
-// inside their own transaction make a store on it instead (session.New(u.tx, …)).
+// authParts are the credential and session stores, all on the pool. A flow's writes go with
+// its events in one round trip, as the statements these stores make (CreateStatements, …).
 type authParts struct {
 	hasher   *password.Hasher
 	tokens   *token.Issuer
@@ -50,8 +50,8 @@ func (s *Service) initAuth() error {
 	if s.codes, err = otp.New(s.pool, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
 		return fmt.Errorf("accounts: %w", err)
 	}
-	if s.totp, err = s.totpOn(s.pool); err != nil {
-		return err
+	if s.totp, err = totp.New(s.pool, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...); err != nil {
+		return fmt.Errorf("accounts: %w", err)
 	}
 	s.challenges = passkey.NewChallenges(s.pool, s.clock)
 	s.limiter = ratelimit.New(s.pool, s.clock)
@@ -60,15 +60,6 @@ func (s *Service) initAuth() error {
 		return err
 	}
 	return nil
-}
-
-// totpOn returns the TOTP store on db: the pool, or a flow's transaction.
-func (s *Service) totpOn(db auth.DB) (*totp.Store, error) {
-	store, err := totp.New(db, s.clock, s.cfg.SecretKey, s.cfg.PreviousSecretKeys...)
-	if err != nil {
-		return nil, fmt.Errorf("accounts: %w", err)
-	}
-	return store, nil
 }
 
 // CheckSecrets fails when something stored needs a secret key that is not configured (see

@@ -15,7 +15,6 @@ import (
 	"clearvest/platform/auth/google"
 	"clearvest/platform/auth/otp"
 	"clearvest/platform/auth/principal"
-	"clearvest/platform/auth/session"
 	"clearvest/platform/mail"
 	"clearvest/platform/pgmigrate"
 )
@@ -129,7 +128,7 @@ func (s *Service) googleSignIn(ctx context.Context, in GoogleInput, c Client) (S
 		return SignIn{}, ErrLinkRequired
 	}
 	s.loginSucceeded(ctx, key)
-	return s.googleSignInLinked(ctx, uid, in, c, func(u *unit) error { return u.linkGoogle(ctx, gid.Subject, uid) })
+	return s.googleSignInLinked(ctx, uid, in, c, func(u *unit) error { u.linkGoogle(gid.Subject, uid); return nil })
 }
 
 // googleSignInLinked signs in to the account a Google identity belongs to. Google stands in for
@@ -171,8 +170,8 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, in Go
 		return SignIn{}, err
 	}
 	var out SignIn
-	pos, err := s.inTx(ctx, eventstore.Metadata{ActorID: userID, ActorRole: string(identity.RoleSubscriber), ClientIP: c.IP}, func(u *unit) error {
-		user := identity.New()
+	pos, err := s.submitUser(ctx, eventstore.Metadata{ActorID: userID, ActorRole: string(identity.RoleSubscriber), ClientIP: c.IP}, userID, func(u *unit, fresh loaded) error {
+		user := fresh.User
 		if err := user.Register(identity.RegisterParams{
 			UserID: userID, Name: name, Email: strings.TrimSpace(gid.Email), ReferralCode: newReferralCode(),
 		}); err != nil {
@@ -184,20 +183,12 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, in Go
 		if err := user.VerifyEmail(); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user); err != nil {
-			return err
-		}
 		if err := u.createPrincipal(ctx, user, ""); err != nil {
 			return err
 		}
 		uid := uuid.MustParse(userID)
-		if err := u.linkGoogle(ctx, gid.Subject, uid); err != nil {
-			return err
-		}
-		devToken, err := session.NewDevices(u.tx, s.clock).Trust(ctx, uid, session.DeviceLabel(c.UserAgent))
-		if err != nil {
-			return err
-		}
+		u.linkGoogle(gid.Subject, uid)
+		devToken := u.trustDevice(uid, c)
 		c.DeviceToken = devToken
 		signIn, err := u.startSession(ctx, userID, c)
 		if err != nil {
@@ -216,11 +207,11 @@ func (s *Service) googleRegister(ctx context.Context, gid google.Identity, in Go
 	return out, nil
 }
 
-func (u *unit) linkGoogle(ctx context.Context, subject string, uid uuid.UUID) error {
-	_, err := u.tx.Exec(ctx, `INSERT INTO google_links (subject, user_id, linked_at) VALUES ($1, $2, $3)
+// linkGoogle links a Google identity to the user, with the flow's other writes.
+func (u *unit) linkGoogle(subject string, uid uuid.UUID) {
+	u.write(auth.Statement{SQL: `INSERT INTO google_links (subject, user_id, linked_at) VALUES ($1, $2, $3)
 		ON CONFLICT (user_id) DO UPDATE SET subject = excluded.subject, linked_at = excluded.linked_at`,
-		subject, uid, u.s.clock.Now())
-	return err
+		Args: []any{subject, uid, u.s.clock.Now()}})
 }
 
 // mailLinkCode e-mails the code that proves the person linking Google owns the account.
@@ -229,8 +220,8 @@ func (s *Service) mailLinkCode(ctx context.Context, uid uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: uid.String()}, func(u *unit) error {
-		code, err := u.issue(ctx, uid, otp.LinkGoogle)
+	return s.writeRows(ctx, func(u *unit) error {
+		code, err := u.issue(ctx, uid, otp.LinkGoogle, errCodeRaced)
 		if errors.Is(err, otp.ErrCooldown) {
 			return nil
 		}
@@ -240,5 +231,4 @@ func (s *Service) mailLinkCode(ctx context.Context, uid uuid.UUID) error {
 		return u.mail(ctx, "link-google/"+hashID(uid.String()+code), user, mail.TemplateLoginCode,
 			mail.LoginCodeData{Name: user.Profile().Name, Code: code, ValidFor: otp.TTL(otp.LinkGoogle)}, true)
 	})
-	return err
 }

@@ -71,23 +71,17 @@ func (s *Service) Impersonate(ctx context.Context, a Actor, targetID string) (Im
 		return Impersonation{}, ErrUserNotFound
 	}
 	var out Impersonation
-	pos, err := s.onUser(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
+	pos, err := s.submitUser(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
 		if !user.Registered() {
 			return ErrUserNotFound
 		}
-		// The events go first in the transaction, then the session row.
 		sid, now := uuid.Must(uuid.NewV7()), s.clock.Now()
 		if err := user.StartImpersonation(a.UserID, a.Role, sid.String(), now.Add(ImpersonationLifetime)); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user.User); err != nil {
-			return err
-		}
 		dev := session.Device{IP: a.Client.IP, UserAgent: a.Client.UserAgent, DeviceID: deviceID(a.Client)}
-		sess, err := session.New(u.tx, s.clock).CreateImpersonation(ctx, sid, id, adminID, adminSID, now, dev)
-		if err != nil {
-			return err
-		}
+		sess, st := session.CreateImpersonationStatement(sid, id, adminID, adminSID, now, dev)
+		u.write(st)
 		act := token.Impersonator{UserID: adminID, Role: string(a.Role), SessionID: adminSID}
 		tok, claims, err := s.tokens.IssueImpersonation(id, sess.ID, act, sess.ExpiresAt)
 		if err != nil {
@@ -136,21 +130,19 @@ func (s *Service) ExitImpersonation(ctx context.Context, a Actor) (back SignIn, 
 	return SignIn{AccessToken: access, AccessExpires: claims.ExpiresAt}, true, pos, nil
 }
 
-// endImpersonation revokes the view-as-user session and records its end, in one transaction.
+// endImpersonation revokes the view-as-user session and records its end, in one round trip.
 func (s *Service) endImpersonation(ctx context.Context, a Actor, reason string) (int64, error) {
 	sid, err := uuid.Parse(a.SessionID)
 	if err != nil {
 		return 0, ErrNotSignedIn
 	}
-	return s.onUser(ctx, impersonatorMeta(a), a.UserID, func(u *unit, user loaded) error {
+	return s.submitUser(ctx, impersonatorMeta(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.EndImpersonation(a.Impersonator.UserID, a.SessionID, reason); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user.User); err != nil {
-			return err
-		}
 		u.authChanged = true
-		return session.New(u.tx, s.clock).Revoke(ctx, sid, reasonImpersonationEnd)
+		u.write(s.sessions.RevokeStatement(sid, reasonImpersonationEnd))
+		return nil
 	})
 }
 
@@ -164,11 +156,8 @@ func (s *Service) RecordImpersonatedView(ctx context.Context, a Actor, path stri
 	if !s.views.first(a.SessionID, path) {
 		return 0, nil
 	}
-	pos, err := s.onUser(ctx, impersonatorMeta(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.RecordImpersonatedView(a.Impersonator.UserID, a.SessionID, path); err != nil {
-			return err
-		}
-		return u.appendUser(ctx, user.User)
+	pos, err := s.submitUser(ctx, impersonatorMeta(a), a.UserID, func(u *unit, user loaded) error {
+		return user.RecordImpersonatedView(a.Impersonator.UserID, a.SessionID, path)
 	})
 	if err != nil {
 		s.views.forget(a.SessionID, path)

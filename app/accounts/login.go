@@ -132,11 +132,12 @@ func (s *Service) verifyPassword(ctx context.Context, uid uuid.UUID, found bool,
 // sent instead of mailing another. A sign-in after a code was used always gets a fresh one.
 func (s *Service) beginSignInAttempt(ctx context.Context, user loaded, current string) (string, error) {
 	var token string
-	_, err := s.inTx(ctx, eventstore.Metadata{ActorID: user.ID()}, func(u *unit) error {
-		a, err := s.codes.Begin(ctx, u.tx, uuid.MustParse(user.ID()), otp.Login, current)
+	err := s.writeRows(ctx, func(u *unit) error {
+		a, sts, err := s.codes.Begin(ctx, uuid.MustParse(user.ID()), otp.Login, current)
 		if err != nil {
 			return err
 		}
+		u.write(sts...)
 		token = a.Token
 		return u.mailLoginCode(ctx, user, a)
 	})
@@ -155,21 +156,21 @@ func (u *unit) mailLoginCode(ctx context.Context, user loaded, a otp.Attempt) er
 
 // completeSignIn starts the session. A sign-in from a browser not seen before is recorded
 // (user.signed_in_new_device), trusted from now on, and announced to the user by e-mail with a
-// "this wasn't me" link, all in the session's transaction.
+// "this wasn't me" link, all in the session's round trip.
 func (s *Service) completeSignIn(ctx context.Context, user loaded, c Client, newDevice bool) (SignIn, error) {
 	return s.completeSignInWith(ctx, user, c, newDevice, nil)
 }
 
-// completeSignInWith is completeSignIn with more writes (extra) in the same transaction.
+// completeSignInWith is completeSignIn with more writes (extra) in the same round trip.
 func (s *Service) completeSignInWith(ctx context.Context, user loaded, c Client, newDevice bool, extra func(u *unit) error) (SignIn, error) {
 	return s.signIn(ctx, user, c, newDevice, nil, extra)
 }
 
-// signIn is completeSignInWith with a decision on the user as they are in the transaction
-// (decide), whose events are appended with the sign-in's: a passkey's use, say.
+// signIn is completeSignInWith with a decision on the user as they are (decide), whose events
+// are appended with the sign-in's: a passkey's use, say.
 func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice bool, decide func(fresh loaded) error, extra func(u *unit) error) (SignIn, error) {
 	var out SignIn
-	pos, err := s.onUser(ctx, eventMetaFor(user.ID(), c), user.ID(), func(u *unit, fresh loaded) error {
+	pos, err := s.submitUser(ctx, eventMetaFor(user.ID(), c), user.ID(), func(u *unit, fresh loaded) error {
 		uid := uuid.MustParse(user.ID())
 		if decide != nil {
 			if err := decide(fresh); err != nil {
@@ -180,13 +181,6 @@ func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice b
 			if err := fresh.RecordNewDevice(uuid.Must(uuid.NewV7()).String(), c.IP, c.UserAgent); err != nil {
 				return mapSignInError(err)
 			}
-		}
-		if decide != nil || newDevice {
-			if err := u.appendUser(ctx, fresh.User); err != nil {
-				return err
-			}
-		}
-		if newDevice {
 			if err := u.alertNewDevice(ctx, fresh, c); err != nil {
 				return err
 			}
@@ -199,10 +193,7 @@ func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice b
 		}
 		devToken := ""
 		if newDevice {
-			var err error
-			if devToken, err = session.NewDevices(u.tx, s.clock).Trust(ctx, uid, session.DeviceLabel(c.UserAgent)); err != nil {
-				return err
-			}
+			devToken = u.trustDevice(uid, c)
 			c.DeviceToken = devToken
 		}
 		signIn, err := u.startSession(ctx, user.ID(), c)
@@ -223,7 +214,7 @@ func (s *Service) signIn(ctx context.Context, user loaded, c Client, newDevice b
 
 // alertNewDevice e-mails the "new sign-in" alert with its own "this wasn't me" link.
 func (u *unit) alertNewDevice(ctx context.Context, user loaded, c Client) error {
-	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe, nil)
 	if err != nil {
 		return err
 	}
@@ -264,14 +255,18 @@ func (s *Service) SendLoginCode(ctx context.Context, email string, c Client) err
 	if err != nil {
 		return err
 	}
-	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: user.ID()}, func(u *unit) error {
-		a, err := s.codes.Resend(ctx, u.tx, uid, otp.Login, c.PendingLogin)
+	return s.writeRows(ctx, func(u *unit) error {
+		a, st, err := s.codes.Resend(ctx, uid, otp.Login, c.PendingLogin)
 		if err != nil {
 			return err
 		}
+		u.write(st)
+		// Another resend in between stored its code first (the cooldown); an attempt spent,
+		// burnt or replaced in between is over.
+		u.w.OnViolation(otp.CooldownConstraint, cooldownRaced)
+		u.w.OnViolation(otp.AttemptGoneConstraint, otp.ErrNoAttempt)
 		return u.mailLoginCode(ctx, user, a)
 	})
-	return err
 }
 
 // LoginWithCode finishes a pending sign-in: the code e-mailed for it, together with the token of

@@ -288,10 +288,7 @@ func (s *Service) FinishPasskeyRegistration(ctx context.Context, a Actor, name s
 		AAGUID: cred.Authenticator.AAGUID, Attestation: cred.AttestationType, Name: name,
 	}
 	pos, err := s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.AddPasskey(key, now); err != nil {
-			return err
-		}
-		return u.appendUser(ctx, user.User)
+		return user.AddPasskey(key, now)
 	})
 	if err != nil {
 		return PasskeyView{}, 0, err
@@ -302,10 +299,7 @@ func (s *Service) FinishPasskeyRegistration(ctx context.Context, a Actor, name s
 // RemovePasskey removes one of the caller's passkeys. The API asks for a fresh step-up first.
 func (s *Service) RemovePasskey(ctx context.Context, a Actor, credentialID string) (int64, error) {
 	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.RemovePasskey(credentialID, s.clock.Now()); err != nil {
-			return err
-		}
-		return u.appendUser(ctx, user.User)
+		return user.RemovePasskey(credentialID, s.clock.Now())
 	})
 }
 
@@ -444,10 +438,7 @@ func (s *Service) stepUpWithPasskey(ctx context.Context, a Actor, in PasskeyAnsw
 	credentialID := base64.RawURLEncoding.EncodeToString(cred.ID)
 	now := s.clock.Now()
 	_, err = s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.UsePasskey(credentialID, cred.Authenticator.SignCount, now); err != nil {
-			return err
-		}
-		return u.appendUser(ctx, user.User)
+		return user.UsePasskey(credentialID, cred.Authenticator.SignCount, now)
 	})
 	return err
 }

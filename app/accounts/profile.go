@@ -72,7 +72,7 @@ func (s *Service) UpdateProfile(ctx context.Context, a Actor, in ProfileInput) (
 			return err
 		}
 		out = user
-		return u.appendUser(ctx, user.User)
+		return nil
 	})
 	if err != nil {
 		return User{}, 0, err
@@ -87,10 +87,7 @@ func (s *Service) SetLanguage(ctx context.Context, a Actor, language string) (in
 		return 0, identity.ErrInvalidLanguage
 	}
 	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
-		if err := user.SetLanguage(language); err != nil {
-			return err
-		}
-		return u.appendUser(ctx, user.User)
+		return user.SetLanguage(language)
 	})
 }
 
@@ -117,7 +114,7 @@ func (s *Service) UploadPhoto(ctx context.Context, a Actor, r io.Reader) (User, 
 			return err
 		}
 		out = user
-		return u.appendUser(ctx, user.User)
+		return nil
 	})
 	if err != nil {
 		_ = s.blobs.Delete(context.WithoutCancel(ctx), photoDir+name)

@@ -42,7 +42,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string, c Client) (int6
 		} else if err != nil {
 			return err
 		}
-		return u.appendUser(ctx, user.User)
+		return nil
 	})
 }
 
@@ -62,8 +62,7 @@ func (s *Service) SendVerification(ctx context.Context, a Actor) (string, error)
 	if user.EmailVerified() {
 		return MsgAlreadyVerified, nil
 	}
-	_, err = s.inTx(ctx, metaFor(a), func(u *unit) error { return u.sendVerification(ctx, user.User) })
-	return "", err
+	return "", s.writeRows(ctx, func(u *unit) error { return u.sendVerification(ctx, user.User) })
 }
 
 // ForgotPassword e-mails a reset link if the address belongs to an active account. The answer,
@@ -101,14 +100,13 @@ func (s *Service) mailReset(ctx context.Context, emailKey string, c Client) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.inTx(ctx, eventstore.Metadata{ClientIP: c.IP}, func(u *unit) error { return u.mailResetLink(ctx, user) })
-	return err
+	return s.writeRows(ctx, func(u *unit) error { return u.mailResetLink(ctx, user) })
 }
 
 // mailResetLink issues a reset link and queues its e-mail. A link requested within the last
 // minute is still valid and was just mailed, so nothing new is sent.
 func (u *unit) mailResetLink(ctx context.Context, user loaded) error {
-	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.ResetPassword)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.ResetPassword, errCodeRaced)
 	if errors.Is(err, otp.ErrCooldown) {
 		return nil
 	}
@@ -152,9 +150,6 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 	}
 	return s.submitUser(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, uid.String(), func(u *unit, user loaded) error {
 		if err := user.RecordPasswordChange(identity.ViaReset, s.clock.Now()); err != nil {
-			return err
-		}
-		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
 		if err := u.setPassword(ctx, uid, hash); err != nil {
@@ -215,9 +210,6 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 		if err := user.RecordPasswordChange(identity.ViaChange, s.clock.Now()); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user.User); err != nil {
-			return err
-		}
 		if err := u.setPassword(ctx, uid, hash); err != nil {
 			return err
 		}
@@ -230,7 +222,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, oldPassword, newP
 
 // mailPasswordChanged tells the user, with a "this wasn't me" link in case it was not them.
 func (u *unit) mailPasswordChanged(ctx context.Context, user loaded) error {
-	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.WasntMe, nil)
 	if err != nil {
 		return err
 	}
@@ -254,13 +246,11 @@ func (s *Service) SecureAccount(ctx context.Context, token string, c Client) err
 	if err != nil {
 		return err
 	}
-	_, err = s.inTx(ctx, eventstore.Metadata{ActorID: uid.String(), ClientIP: c.IP}, func(u *unit) error {
+	return s.writeRows(ctx, func(u *unit) error {
 		if err := u.endSessions(ctx, uid, uuid.Nil, reasonWasntMe); err != nil {
 			return err
 		}
-		if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, uid); err != nil {
-			return err
-		}
+		u.write(session.ForgetAllStatement(uid))
 		if user.Status() == identity.StatusClosed {
 			return nil
 		}
@@ -268,5 +258,4 @@ func (s *Service) SecureAccount(ctx context.Context, token string, c Client) err
 		// the cooldown that suppresses a second one loses the owner nothing.
 		return u.mailResetLink(ctx, user)
 	})
-	return err
 }

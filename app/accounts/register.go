@@ -15,10 +15,11 @@ import (
 	"clearvest/domain/geo"
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
+	"clearvest/eventstore/pii"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/otp"
 	"clearvest/platform/auth/password"
 	"clearvest/platform/auth/principal"
-	"clearvest/platform/auth/session"
 	"clearvest/platform/mail"
 )
 
@@ -77,8 +78,8 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 		return SignIn{}, err
 	}
 	var out SignIn
-	pos, err := s.inTx(ctx, eventstore.Metadata{ActorID: userID, ActorRole: string(identity.RoleSubscriber), ClientIP: c.IP}, func(u *unit) error {
-		user := identity.New()
+	pos, err := s.submitUser(ctx, eventstore.Metadata{ActorID: userID, ActorRole: string(identity.RoleSubscriber), ClientIP: c.IP}, userID, func(u *unit, fresh loaded) error {
+		user := fresh.User
 		if err := user.Register(identity.RegisterParams{
 			UserID: userID, Name: in.Name, Email: in.Email, Phone: in.Phone, Country: country,
 			ReferralCode: newReferralCode(), ReferredBy: referredBy,
@@ -86,9 +87,6 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 			return err
 		}
 		if err := consent(user, in.Terms, in.Language); err != nil {
-			return err
-		}
-		if err := u.appendUser(ctx, user); err != nil {
 			return err
 		}
 		if err := u.createPrincipal(ctx, user, hash); err != nil {
@@ -101,9 +99,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Sig
 		if err != nil {
 			return err
 		}
-		if signIn.DeviceToken, err = session.NewDevices(u.tx, s.clock).Trust(ctx, uuid.MustParse(userID), session.DeviceLabel(c.UserAgent)); err != nil {
-			return err
-		}
+		signIn.DeviceToken = u.trustDevice(uuid.MustParse(userID), c)
 		out = signIn
 		out.User = view(loaded{User: user, createdAt: s.clock.Now()})
 		return nil
@@ -130,27 +126,29 @@ func consent(user *identity.User, terms Consent, language string) error {
 
 // createPrincipal writes the rows that let a new user sign in: e-mail claim, principal and (if
 // they have one) password. The e-mail claim is what makes two concurrent sign-ups with one
-// address impossible; it is checked here, after the event, and a taken address rolls back the
-// whole registration (and the caller discards the personal-data key it prepared). The key is
-// claimed here too, so the orphan sweep cannot take it while this transaction is open.
+// address impossible; it goes with the events, and a taken address fails the whole
+// registration (and the caller discards the personal-data key it prepared). The key is claimed
+// with them too, so the orphan sweep cannot take a key whose events are committing.
 func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwordHash string) error {
 	id := uuid.MustParse(user.ID())
-	if err := u.s.emails.Reserve(ctx, u.tx, user.Email(), id); errors.Is(err, principal.ErrEmailTaken) {
-		return ErrEmailTaken
-	} else if err != nil {
+	st, err := u.s.emails.ReserveStatement(user.Email(), id)
+	if err != nil {
 		return err
 	}
+	u.write(st)
+	u.w.OnViolation(principal.EmailTakenConstraint, ErrEmailTaken)
 	if u.s.pii != nil {
-		if err := u.s.pii.ClaimIn(ctx, u.tx, user.ID()); err != nil {
+		sql, args, err := u.s.pii.ClaimStatement(user.ID())
+		if err != nil {
 			return err
 		}
+		u.write(auth.Statement{SQL: sql, Args: args})
+		u.w.OnViolation(pii.KeyGoneConstraint, fmt.Errorf("accounts: register: %w", pii.ErrNoKey))
 	}
 	if err := u.syncPrincipal(ctx, user); err != nil {
 		return err
 	}
-	if _, err := u.tx.Exec(ctx, `INSERT INTO referral_codes (code, user_id) VALUES ($1, $2)`, user.ReferralCode(), id); err != nil {
-		return fmt.Errorf("accounts: record referral code: %w", err)
-	}
+	u.write(auth.Statement{SQL: `INSERT INTO referral_codes (code, user_id) VALUES ($1, $2)`, Args: []any{user.ReferralCode(), id}})
 	if passwordHash == "" {
 		return nil
 	}
@@ -159,7 +157,7 @@ func (u *unit) createPrincipal(ctx context.Context, user *identity.User, passwor
 
 // sendVerification issues a verification link and queues its e-mail.
 func (u *unit) sendVerification(ctx context.Context, user *identity.User) error {
-	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.VerifyEmail)
+	tok, err := u.issue(ctx, uuid.MustParse(user.ID()), otp.VerifyEmail, cooldownRaced)
 	if err != nil {
 		return err
 	}
@@ -207,8 +205,8 @@ func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, err
 		return User{}, err
 	}
 	var out User
-	_, err = s.inTx(ctx, eventstore.Metadata{ActorRole: "operator"}, func(u *unit) error {
-		user := identity.New()
+	_, err = s.submitUser(ctx, eventstore.Metadata{ActorRole: "operator"}, userID, func(u *unit, fresh loaded) error {
+		user := fresh.User
 		if err := user.Register(identity.RegisterParams{
 			UserID: userID, Name: in.Name, Email: in.Email, Country: country,
 			ReferralCode: newReferralCode(), Role: role,
@@ -219,9 +217,6 @@ func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, err
 			if err := user.VerifyEmail(); err != nil {
 				return err
 			}
-		}
-		if err := u.appendUser(ctx, user); err != nil {
-			return err
 		}
 		if err := u.createPrincipal(ctx, user, hash); err != nil {
 			return err

@@ -16,6 +16,7 @@
 package accounts
 
 import (
+	"clearvest/platform/auth"
 	"clearvest/platform/pgread"
 	"context"
 	"errors"
@@ -25,7 +26,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/app/command"
@@ -34,7 +34,6 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/eventstore"
-	"clearvest/eventstore/pii"
 	"clearvest/eventstore/postgres"
 	"clearvest/platform/auth/otp"
 	"clearvest/platform/auth/password"
@@ -48,15 +47,15 @@ import (
 type Kicker interface{ Kick() }
 
 // PersonalData is the personal-data key store; *pii.Cipher is one. Seal is used to create a
-// subject's key before a transaction needs it; a registration then claims the new key in its
-// transaction (ClaimIn) and discards it when the transaction fails (Discard), so no key outlives
-// a registration that did not happen. EraseIn destroys a key (crypto-shredding) inside a
-// transaction, and Erase afterwards makes this process forget it for good.
+// subject's key before its registration; the registration then claims the new key with its
+// first events (ClaimStatement) and discards it when they fail (Discard), so no key outlives a
+// registration that did not happen. EraseStatement destroys a key (crypto-shredding) with the
+// closing command's event, and Erase afterwards makes this process forget it for good.
 type PersonalData interface {
 	Seal(subject, plaintext string) (string, error)
-	ClaimIn(ctx context.Context, db pii.Execer, subject string) error
+	ClaimStatement(subject string) (string, []any, error)
 	Discard(ctx context.Context, subject string) error
-	EraseIn(ctx context.Context, db pii.Execer, subject string) error
+	EraseStatement(subject string) (string, []any, error)
 	Erase(ctx context.Context, subject string) error
 }
 
@@ -193,19 +192,13 @@ func (s *Service) sleepUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
-// unit is what one flow writes as one command: its events and its other rows, which commit
-// together or not at all, and whether it enqueued mail, so that the commit knows whom to wake.
-// A flow run by submitUser queues its rows (w) to go with its events in one round trip; one run
-// by inTx or onUser appends (appendUser) and then writes its rows in the command's transaction
-// (tx), held across round trips.
+// unit is what one flow writes as one command, in one round trip: the rows it queues with its
+// events (w), and whether it enqueued mail or changed who may sign in, so that the commit knows
+// whom to wake.
 type unit struct {
 	s      *Service
 	w      *command.Writes
-	tx     pgx.Tx
-	cmd    *command.Tx
 	mailed bool
-	// queued are the dedupe keys of the messages this unit put in the outbox.
-	queued []string
 	// authChanged: a principal or session row changed (syncPrincipal, endSessions).
 	authChanged bool
 }
@@ -226,16 +219,25 @@ func (s *Service) afterCommit(ctx context.Context, u *unit) {
 	}
 }
 
-// inTx runs fn as one command in one transaction (command.Runner.InTx) and commits it, then
-// wakes the mail sender. fn must append events before any other write, and must not use the
-// pool: a flow holds one connection at a time, or concurrent flows could exhaust the pool
-// waiting for each other. Reading the user and preparing their personal-data key happen before
-// (onUser). fn runs again when its append conflicts or its transaction deadlocks.
-func (s *Service) inTx(ctx context.Context, meta eventstore.Metadata, fn func(u *unit) error) (int64, error) {
+// submitUser runs fn on a user as one command (command.Submit): the user's events and the rows
+// fn writes through the unit go in one round trip, and no transaction is held while fn decides.
+// fn runs again on the user's new state when another writer appended to their stream meanwhile.
+// The personal-data keys the events are sealed with are fetched as the runner encodes them,
+// with no connection held (a registration makes its new user's key first, prepareKey).
+func (s *Service) submitUser(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error) {
+	if _, err := uuid.Parse(userID); err != nil {
+		// Not a user id: the flow decides on an unregistered user, which it refuses.
+		return 0, fn(&unit{s: s, w: &command.Writes{}}, loaded{User: identity.New()})
+	}
 	var done *unit // the attempt that committed: fn runs again after a conflict
-	res, err := s.commands.InTx(ctx, meta, func(ctx context.Context, tx *command.Tx) error {
-		done = &unit{s: s, tx: tx.Tx, cmd: tx}
-		return fn(done)
+	var res command.Result
+	err := raceAgain(func() (err error) {
+		res, err = command.Submit(ctx, s.commands, userStream(userID), newUserState, meta,
+			func(st *userState, w *command.Writes) error {
+				done = &unit{s: s, w: w}
+				return fn(done, st.loaded())
+			})
+		return err
 	})
 	if err != nil {
 		return 0, err
@@ -244,90 +246,51 @@ func (s *Service) inTx(ctx context.Context, meta eventstore.Metadata, fn func(u 
 	return res.Position, nil
 }
 
-// onUser runs fn on a user, loaded as they are now, in one transaction (command.Update). When
-// another writer appended to the user's stream in between, the append conflicts and the runner
-// starts again from a fresh load, since the decision may differ on the new state.
-func (s *Service) onUser(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error) {
-	if _, err := uuid.Parse(userID); err != nil {
-		// Not a user id: the flow decides on an unregistered user, which it refuses.
-		return s.inTx(ctx, meta, func(u *unit) error { return fn(u, loaded{User: identity.New()}) })
-	}
-	first, err := s.loadUser(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	// The actor's key seals the client address in the metadata.
-	if err := s.prepareKey(first.ID(), meta.ActorID); err != nil {
-		return 0, err
-	}
-	var done *unit // the attempt that committed: fn runs again after a conflict
-	res, err := command.Update(ctx, s.commands, userStream(userID), newUserState, meta,
-		func(ctx context.Context, st *userState, tx *command.Tx) error {
-			done = &unit{s: s, tx: tx.Tx, cmd: tx}
-			return fn(done, st.loaded())
-		})
-	if err != nil {
-		return 0, err
-	}
-	s.afterCommit(ctx, done)
-	return res.Position, nil
-}
-
-// submitUser runs fn on a user as one command (command.Submit): the user's events and the rows
-// fn writes through the unit go in one round trip, and no transaction is held while fn decides.
-// fn runs again on the user's new state when another writer appended to their stream meanwhile.
-// The personal-data keys the events are sealed with are fetched as the runner encodes them,
-// with no connection held, so none is prepared first.
-func (s *Service) submitUser(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error) {
-	if _, err := uuid.Parse(userID); err != nil {
-		// Not a user id: the flow decides on an unregistered user, which it refuses.
-		return 0, fn(&unit{s: s, w: &command.Writes{}}, loaded{User: identity.New()})
-	}
-	var done *unit // the attempt that committed: fn runs again after a conflict
-	res, err := command.Submit(ctx, s.commands, userStream(userID), newUserState, meta,
-		func(st *userState, w *command.Writes) error {
+// writeRows runs a flow that records no event (a code and the e-mail that carries it) in one
+// round trip (command.Write): what fn writes through the unit goes together or not at all.
+func (s *Service) writeRows(ctx context.Context, fn func(u *unit) error) error {
+	var done *unit
+	err := raceAgain(func() error {
+		return command.Write(ctx, s.commands, func(w *command.Writes) error {
 			done = &unit{s: s, w: w}
-			return fn(done, st.loaded())
+			return fn(done)
 		})
+	})
 	if err != nil {
-		return 0, err
+		return err
 	}
 	s.afterCommit(ctx, done)
-	return res.Position, nil
+	return nil
 }
 
-// exec writes a row of the flow: queued with its events (submitUser), or at once in its
-// transaction (inTx, onUser).
-func (u *unit) exec(ctx context.Context, sql string, args ...any) error {
-	if u.w != nil {
-		u.w.Add(sql, args...)
-		return nil
-	}
-	_, err := u.tx.Exec(ctx, sql, args...)
-	return err
-}
-
-// prepareKey makes sure the personal-data keys of the users are created and cached before a
-// transaction needs them to seal fields: the key store works on its own connection.
-func (s *Service) prepareKey(userIDs ...string) error {
-	if s.pii == nil {
-		return nil
-	}
-	for _, id := range userIDs {
-		if id == "" {
-			continue
-		}
-		_, err := s.pii.Seal(id, "-")
-		if errors.Is(err, eventstore.ErrErased) {
-			// A closed account: nothing personal may be sealed for it any more, and the
-			// aggregate refuses the commands that would try.
-			continue
-		}
-		if err != nil {
+// raceAgain runs a flow's round trip again when its code lost to one made meanwhile
+// (errCodeRaced): the flow then reads the new code's cooldown and skips its own. It can lose
+// once per code it makes, so a few runs decide.
+func raceAgain(run func() error) error {
+	for range 3 {
+		if err := run(); !errors.Is(err, errCodeRaced) {
 			return err
 		}
 	}
-	return nil
+	return errCodeRaced
+}
+
+// write queues rows of the flow, to go with its events.
+func (u *unit) write(sts ...auth.Statement) {
+	for _, st := range sts {
+		u.w.Add(st.SQL, st.Args...)
+	}
+}
+
+// prepareKey makes sure the personal-data key of a new user is made before their registration,
+// which claims it with their first events (createPrincipal), so that a failed registration
+// leaves a key to discard rather than events sealed with none.
+func (s *Service) prepareKey(userID string) error {
+	if s.pii == nil {
+		return nil
+	}
+	_, err := s.pii.Seal(userID, "-")
+	return err
 }
 
 // discardKey deletes the key prepared for a registration that failed; when that fails too, the
@@ -415,16 +378,6 @@ func (s *Service) loadUser(ctx context.Context, id string) (loaded, error) {
 	return st.loaded(), nil
 }
 
-// appendUser appends the events the aggregate raised, expecting the version it was loaded at.
-// Personal fields are sealed with the user's own key (the codec's EncodeFor). A flow run by
-// submitUser has nothing to do here: the runner appends what the user raised.
-func (u *unit) appendUser(ctx context.Context, user *identity.User) error {
-	if u.w != nil {
-		return nil
-	}
-	return u.cmd.Append(ctx, command.Change{Stream: userStream(user.ID()), Aggregate: user})
-}
-
 // mail renders a template and puts the message in the outbox, in this transaction. The dedupe
 // key names the cause, so a retried flow never mails twice.
 // recipient is who a message goes to: their address and the language they read in.
@@ -442,11 +395,8 @@ func (u *unit) mail(ctx context.Context, dedupeKey string, to recipient, templat
 	if err != nil {
 		return err
 	}
-	if err := u.exec(ctx, sql, args...); err != nil {
-		return fmt.Errorf("accounts: enqueue: %w", err)
-	}
+	u.write(auth.Statement{SQL: sql, Args: args})
 	u.mailed = true
-	u.queued = append(u.queued, dedupeKey)
 	return nil
 }
 
@@ -458,37 +408,47 @@ func (u *unit) syncPrincipal(ctx context.Context, user *identity.User) error {
 		return err
 	}
 	u.authChanged = true
-	sql, args, err := u.s.principals.UpsertStatement(id, user.Role(), user.Status())
+	st, err := u.s.principals.UpsertStatement(id, user.Role(), user.Status())
 	if err != nil {
 		return err
 	}
-	return u.exec(ctx, sql, args...)
+	u.write(st)
+	return nil
 }
 
 // setPassword stores a user's new password hash.
 func (u *unit) setPassword(ctx context.Context, userID uuid.UUID, hash string) error {
-	sql, args, err := u.s.credentials.SetStatement(userID, hash)
+	st, err := u.s.credentials.SetStatement(userID, hash)
 	if err != nil {
 		return err
 	}
-	return u.exec(ctx, sql, args...)
+	u.write(st)
+	return nil
 }
 
-// issue makes a one-time code of purpose for a user and stores it with the flow's writes. Where
-// they go with the events (submitUser), a code of a purpose with a cooldown made meanwhile
-// fails the command as the cooldown would have.
-func (u *unit) issue(ctx context.Context, userID uuid.UUID, purpose otp.Purpose) (string, error) {
-	if u.w == nil {
-		return u.s.codes.Issue(ctx, u.tx, userID, purpose, 0)
-	}
+// issue makes a one-time code of purpose for a user and stores it with the flow's writes (a
+// *otp.CooldownError within the purpose's cooldown). A code of the purpose made after this one
+// was decided fails the round trip with raced.
+func (u *unit) issue(ctx context.Context, userID uuid.UUID, purpose otp.Purpose, raced error) (string, error) {
 	c, err := u.s.codes.IssueFor(ctx, userID, purpose, 0)
 	if err != nil {
 		return "", err
 	}
-	u.w.Add(c.SQL, c.Args...)
-	u.w.OnViolation(otp.CooldownConstraint, &otp.CooldownError{Wait: otp.Cooldown})
+	u.w.Add(c.Statement.SQL, c.Statement.Args...)
+	if raced != nil {
+		u.w.OnViolation(otp.CooldownConstraint, raced)
+	}
 	return c.Plaintext, nil
 }
+
+// errCodeRaced fails a round trip whose code lost to one made meanwhile, where the flow skips
+// the code within its cooldown (a reset link: the one just made went to the same mailbox):
+// submitUser and writeRows run the flow again, and it skips it.
+var errCodeRaced = errors.New("accounts: a code of the purpose was made meanwhile")
+
+// cooldownRaced is the answer to a code that lost to one made meanwhile, where the flow answers
+// the cooldown.
+var cooldownRaced = &otp.CooldownError{Wait: otp.Cooldown}
 
 func metaFor(a Actor) eventstore.Metadata {
 	m := eventstore.Metadata{ActorID: a.UserID, ActorRole: string(a.Role), ClientIP: a.Client.IP}

@@ -88,11 +88,11 @@ func (s *Service) settleSessions(ctx context.Context) {
 // other writes; the flow waits for its guard to hear of it before answering.
 func (u *unit) endSessions(ctx context.Context, userID, except uuid.UUID, reason string) error {
 	u.authChanged = true
-	sql, args := u.s.sessions.RevokeAllStatement(userID, except, reason)
-	return u.exec(ctx, sql, args...)
+	u.write(u.s.sessions.RevokeAllStatement(userID, except, reason))
+	return nil
 }
 
-// startSession creates a session, inside the flow's transaction, for a user who has proved who
+// startSession creates a session, with the flow's other writes, for a user who has proved who
 // they are, and issues its access token: a sign-in whose events fail to commit leaves no
 // session behind.
 func (u *unit) startSession(ctx context.Context, userID string, c Client) (SignIn, error) {
@@ -101,15 +101,21 @@ func (u *unit) startSession(ctx context.Context, userID string, c Client) (SignI
 	if err != nil {
 		return SignIn{}, err
 	}
-	sess, refresh, err := session.New(u.tx, s.clock).Create(ctx, id, session.Device{IP: c.IP, UserAgent: c.UserAgent, DeviceID: deviceID(c)})
-	if err != nil {
-		return SignIn{}, err
-	}
+	sess, refresh, sts := s.sessions.CreateStatements(id, session.Device{IP: c.IP, UserAgent: c.UserAgent, DeviceID: deviceID(c)})
+	u.write(sts...)
 	access, claims, err := s.tokens.Issue(id, sess.ID)
 	if err != nil {
 		return SignIn{}, err
 	}
 	return SignIn{AccessToken: access, AccessExpires: claims.ExpiresAt, RefreshToken: refresh, RefreshExpires: sess.ExpiresAt}, nil
+}
+
+// trustDevice remembers the browser the flow signs in from, with the flow's other writes, and
+// returns the token of its cookie.
+func (u *unit) trustDevice(userID uuid.UUID, c Client) string {
+	token, sts := u.s.devices.TrustStatements(userID, session.DeviceLabel(c.UserAgent))
+	u.write(sts...)
+	return token
 }
 
 // Refresh exchanges the refresh cookie for a new access token and a rotated refresh token.

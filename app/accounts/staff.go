@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"clearvest/platform/auth"
 	"clearvest/platform/pgread"
 	"context"
 	"fmt"
@@ -13,8 +14,11 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/domain/kyc"
 	"clearvest/eventstore"
+	"clearvest/platform/auth/otp"
+	"clearvest/platform/auth/principal"
 	"clearvest/platform/auth/ratelimit"
 	"clearvest/platform/auth/session"
+	"clearvest/platform/auth/totp"
 	"clearvest/platform/idempotency"
 	"clearvest/platform/mail"
 	"clearvest/projections/keyset"
@@ -79,25 +83,18 @@ func (s *Service) StaffUsersPage(ctx context.Context, f users.Filter, cursor str
 	return out, c, nil
 }
 
-// userCommand runs a flow's decision on a user as one command: submitUser, or onUser for the
-// one flow that still needs its transaction held.
-type userCommand func(ctx context.Context, meta eventstore.Metadata, userID string, fn func(u *unit, user loaded) error) (int64, error)
-
-// staffCommand loads a target user, lets decide change it, appends, and keeps the principal row
-// in step, as one command run by on. extra adds its writes after (ending sessions).
-func (s *Service) staffCommand(ctx context.Context, on userCommand, a Actor, targetID string, decide func(*identity.User) error, extra func(u *unit, id uuid.UUID) error) (int64, error) {
+// staffCommand loads a target user, lets decide change it, and keeps the principal row in step,
+// in one round trip. extra adds its writes after (ending sessions).
+func (s *Service) staffCommand(ctx context.Context, a Actor, targetID string, decide func(*identity.User) error, extra func(u *unit, id uuid.UUID) error) (int64, error) {
 	id, err := uuid.Parse(strings.TrimSpace(targetID))
 	if err != nil {
 		return 0, ErrUserNotFound
 	}
-	return on(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
+	return s.submitUser(ctx, metaFor(a), id.String(), func(u *unit, user loaded) error {
 		if !user.Registered() {
 			return ErrUserNotFound
 		}
 		if err := decide(user.User); err != nil {
-			return err
-		}
-		if err := u.appendUser(ctx, user.User); err != nil {
 			return err
 		}
 		if err := u.syncPrincipal(ctx, user.User); err != nil {
@@ -117,7 +114,7 @@ func (s *Service) SetRole(ctx context.Context, a Actor, targetID, role string) (
 	if err != nil {
 		return 0, err
 	}
-	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error {
+	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
 		if u.Status() == identity.StatusSuspended {
 			if a.UserID == u.ID() {
 				return identity.ErrOwnRole
@@ -132,7 +129,7 @@ func (s *Service) SetRole(ctx context.Context, a Actor, targetID, role string) (
 
 // Suspend blocks a user from signing in and ends their sessions at once.
 func (s *Service) Suspend(ctx context.Context, a Actor, targetID, reason string) (int64, error) {
-	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error {
+	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error {
 		return u.Suspend(a.UserID, reason)
 	}, func(u *unit, id uuid.UUID) error {
 		return u.endSessions(ctx, id, uuid.Nil, reasonSuspended)
@@ -141,12 +138,12 @@ func (s *Service) Suspend(ctx context.Context, a Actor, targetID, reason string)
 
 // Reinstate lifts a suspension.
 func (s *Service) Reinstate(ctx context.Context, a Actor, targetID string) (int64, error) {
-	return s.staffCommand(ctx, s.submitUser, a, targetID, func(u *identity.User) error { return u.Reinstate() }, nil)
+	return s.staffCommand(ctx, a, targetID, func(u *identity.User) error { return u.Reinstate() }, nil)
 }
 
 // Close closes an account and erases the personal data of its owner (docs/identity.md,
-// "Closing an account"). An account that still holds money is refused first (closeRefusal). In one transaction with user.closed: sessions (with their addresses
-// and browsers), trusted browsers, one-time codes, the authenticator secret, the password, the
+// "Closing an account"). An account that still holds money is refused first (closeRefusal). In
+// one round trip with user.closed: sessions (with their addresses and browsers), trusted browsers, one-time codes, the authenticator secret, the password, the
 // e-mail claim, the linked Google account, rate-limit counters that name the account, and every
 // message to the address in the mail outbox are deleted, and the user's personal-data key is
 // destroyed, which erases the personal fields of every event of theirs (crypto-shredding). The
@@ -165,9 +162,8 @@ func (s *Service) Close(ctx context.Context, a Actor, targetID string) (int64, e
 		return 0, err
 	}
 	var photo, email string
-	// Held in a transaction (onUser): closing a closed account again repeats the deletions with
-	// no event to carry them, and the erasure's deletions are written through the transaction.
-	pos, err := s.staffCommand(ctx, s.onUser, a, id.String(), func(u *identity.User) error {
+	// Closing a closed account again raises no event; its deletions are still written.
+	pos, err := s.staffCommand(ctx, a, id.String(), func(u *identity.User) error {
 		if u.Status() == identity.StatusClosed {
 			return nil
 		}
@@ -215,57 +211,47 @@ func (s *Service) closeRefusal(ctx context.Context, userID string) error {
 	return s.closeCheck(ctx, userID)
 }
 
-// erase deletes, inside the closing transaction, every row outside the log that holds the user's
-// personal data or lets anyone act as them, and destroys their personal-data key. email is ""
-// when it can no longer be read (an account closed before): what is found by the address alone
-// is then left.
+// erase deletes, with the closing command's event, every row outside the log that holds the
+// user's personal data or lets anyone act as them, and destroys their personal-data key. email
+// is "" when it can no longer be read (an account closed before): what is found by the address
+// alone is then left.
 func (u *unit) erase(ctx context.Context, id uuid.UUID, email string) error {
 	s := u.s
-	if err := session.New(u.tx, s.clock).DeleteAll(ctx, id); err != nil {
-		return err
-	}
 	u.authChanged = true // the deleted sessions must stop working in this process's cache too
-	if err := session.NewDevices(u.tx, s.clock).ForgetAll(ctx, id); err != nil {
-		return err
-	}
-	if err := s.codes.Forget(ctx, u.tx, id); err != nil {
-		return err
-	}
-	if err := s.totp.Forget(ctx, u.tx, id); err != nil {
-		return err
-	}
-	if err := s.credentials.Delete(ctx, u.tx, id); err != nil {
-		return err
-	}
 	// Freeing the address lets its owner sign up again, as a new account: keeping any trace of
 	// it to refuse that would keep personal data of someone who asked to be forgotten.
-	if err := s.emails.ReleaseAll(ctx, u.tx, id); err != nil {
-		return err
-	}
-	if _, err := u.tx.Exec(ctx, `DELETE FROM google_links WHERE user_id = $1`, id); err != nil {
-		return fmt.Errorf("accounts: unlink Google: %w", err)
-	}
-	if _, err := u.tx.Exec(ctx, `DELETE FROM referral_codes WHERE user_id = $1`, id); err != nil {
-		return fmt.Errorf("accounts: retire referral code: %w", err)
+	sts := []auth.Statement{
+		session.DeleteAllStatement(id),
+		session.ForgetAllStatement(id),
+		otp.ForgetStatement(id),
+		totp.ForgetStatement(id),
+		principal.DeleteCredentialStatement(id),
+		principal.ReleaseAllStatement(id),
+		{SQL: `DELETE FROM google_links WHERE user_id = $1`, Args: []any{id}},
+		{SQL: `DELETE FROM referral_codes WHERE user_id = $1`, Args: []any{id}},
 	}
 	// Answers kept for repeated requests may hold the profile and sign-in tokens.
-	if err := idempotency.Forget(ctx, u.tx, id); err != nil {
-		return err
-	}
+	sql, args := idempotency.ForgetStatement(id)
+	sts = append(sts, auth.Statement{SQL: sql, Args: args})
 	// Counters are keyed by the address typed at sign-in and by the user id.
 	keys := append(ratelimit.AccountKeys(id.String()), ruleTOTP.key(id.String()))
 	if email != "" && email != eventstore.ErasedValue {
 		keys = append(keys, ratelimit.AccountKeys(email)...)
-		if _, err := mail.ForgetRecipient(ctx, u.tx, email); err != nil {
+		sql, args, err := mail.ForgetRecipientStatement(email)
+		if err != nil {
 			return err
 		}
+		sts = append(sts, auth.Statement{SQL: sql, Args: args})
 	}
-	if err := ratelimit.Forget(ctx, u.tx, keys...); err != nil {
-		return err
-	}
+	sts = append(sts, ratelimit.ForgetStatement(keys...))
 	if s.pii != nil {
-		return s.pii.EraseIn(ctx, u.tx, id.String())
+		sql, args, err := s.pii.EraseStatement(id.String())
+		if err != nil {
+			return err
+		}
+		sts = append(sts, auth.Statement{SQL: sql, Args: args})
 	}
+	u.write(sts...)
 	return nil
 }
 

@@ -34,7 +34,7 @@ type resend struct {
 // queue adds the resend's writes to w: the code, and the message, which go out together or not
 // at all. A code of the purpose issued since the resend was made fails the command.
 func (r resend) queue(w *command.Writes) {
-	w.Add(r.code.SQL, r.code.Args...)
+	w.Add(r.code.Statement.SQL, r.code.Statement.Args...)
 	w.OnViolation(otp.CooldownConstraint, r.refusal)
 	w.Add(r.message, r.args...)
 }

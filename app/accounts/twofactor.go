@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"clearvest/domain/identity"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/totp"
 )
 
@@ -53,19 +54,18 @@ func (s *Service) EnableTOTP(ctx context.Context, a Actor, code string) ([]strin
 		return nil, 0, ErrNotSignedIn
 	}
 	var codes []string
-	pos, err := s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	pos, err := s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.EnableTwoFactor(s.clock.Now()); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user.User); err != nil {
+		var st auth.Statement
+		var err error
+		if codes, st, err = s.totp.ConfirmStatement(ctx, uid, code); err != nil {
 			return err
 		}
-		store, err := s.totpOn(u.tx)
-		if err != nil {
-			return err
-		}
-		codes, err = store.Confirm(ctx, uid, code)
-		return err
+		u.w.OnViolation(totp.EnrolmentChangedConstraint, totp.ErrNotEnrolling)
+		u.write(st)
+		return nil
 	})
 	if err != nil {
 		return nil, 0, err
@@ -102,18 +102,12 @@ func (s *Service) DisableTOTP(ctx context.Context, a Actor, pw, code string) (in
 	if err := s.checkTOTP(ctx, uid, code); err != nil {
 		return 0, err
 	}
-	return s.onUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
+	return s.submitUser(ctx, metaFor(a), a.UserID, func(u *unit, user loaded) error {
 		if err := user.DisableTwoFactor(s.clock.Now()); err != nil {
 			return err
 		}
-		if err := u.appendUser(ctx, user.User); err != nil {
-			return err
-		}
-		store, err := s.totpOn(u.tx)
-		if err != nil {
-			return err
-		}
-		return store.Disable(ctx, uid)
+		u.write(totp.ForgetStatement(uid))
+		return nil
 	})
 }
 

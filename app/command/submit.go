@@ -15,10 +15,11 @@ import (
 	"clearvest/eventstore/postgres"
 )
 
-// PipelineStore appends together with checks and statements in one round trip;
-// *postgres.Store is one.
+// PipelineStore appends together with checks and statements in one round trip, or runs checks
+// and statements alone in one; *postgres.Store is one.
 type PipelineStore interface {
 	AppendWith(ctx context.Context, w postgres.With, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error)
+	WriteWith(ctx context.Context, w postgres.With) error
 }
 
 // ErrNoPipeline is returned by Submit on a runner whose store is not a PipelineStore.
@@ -161,8 +162,10 @@ func claimFrom(ctx context.Context) *Claim {
 //
 // The aggregate, and the consulted streams, come from the cache without a read. The append's
 // expected version and the checks catch a cache that fell behind another process: Submit then
-// loads again and decides again. A refusal, or a decision to write nothing, decided on a cached
-// state, is confirmed on the streams' tails first, as in Execute. A unique violation named with
+// loads again and decides again. A refusal, or a decision to raise nothing, decided on a cached
+// state, is confirmed on the streams' tails first, as in Execute. A decision that raises nothing
+// but queues rows writes them, in one round trip with a check that the stream is still at the
+// version decided on (a sign-in from a known browser records no event but starts a session). A unique violation named with
 // OnUnique, or a violation named with OnViolation, fails the command with its error; commands
 // on a stream take turns in the process.
 //
@@ -308,7 +311,10 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	}
 	if len(appends) == 0 {
 		settle(r, stream, agg)
-		return Result{Version: agg.Version()}, nil, nil
+		if len(w.with.Statements) == 0 {
+			return Result{Version: agg.Version()}, nil, nil
+		}
+		return writeAlone(ctx, r, stream, agg.Version(), w)
 	}
 	claim := claimFrom(ctx)
 	if claim != nil && claim.Committed() {
@@ -357,6 +363,53 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	}
 	last := stored[len(stored)-1]
 	return Result{Position: last.Position, Version: last.Version, Events: stored, Raised: changes}, nil, nil
+}
+
+// writeAlone sends the rows of a command that raised no event, with a check that its stream is
+// still at the version it decided on, in one round trip: a sign-in from a known browser starts
+// a session and records nothing. A stream that moved makes Submit decide again.
+func writeAlone(ctx context.Context, r *Runner, stream eventstore.StreamID, version int64, w *Writes) (Result, error, error) {
+	with := w.with
+	with.Checks = append(slices.Clip(with.Checks), postgres.Check{Stream: stream, Version: version})
+	err := r.batches.pipe.WriteWith(ctx, with)
+	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
+		r.cache.forget(stream)
+		var ce *eventstore.ConcurrencyError
+		if errors.As(err, &ce) {
+			r.cache.forget(ce.Stream)
+		}
+		return Result{}, err, nil
+	}
+	var se *postgres.StatementError
+	if errors.As(err, &se) {
+		return Result{}, nil, w.statementError(se, nil)
+	}
+	if err != nil {
+		return Result{}, nil, fmt.Errorf("command on %s: write: %w", stream, err)
+	}
+	return Result{Version: version}, nil, nil
+}
+
+// Write sends writes that record no event (a one-time code and the e-mail that carries it, say)
+// in one round trip, as Submit sends a command's: decide queues them on w, and a violation named
+// with OnUnique or OnViolation fails Write with its error. Nothing is written when decide fails
+// or queues nothing. A stream consulted (Consult) must still be at the version read, or Write
+// fails with eventstore.ErrConcurrency.
+func Write(ctx context.Context, r *Runner, decide func(*Writes) error) error {
+	pipe, ok := r.store.(PipelineStore)
+	if !ok {
+		return ErrNoPipeline
+	}
+	w := &Writes{ctx: ctx, r: r}
+	if err := decide(w); err != nil {
+		return err
+	}
+	err := pipe.WriteWith(ctx, w.with)
+	var se *postgres.StatementError
+	if errors.As(err, &se) {
+		return w.statementError(se, nil)
+	}
+	return err
 }
 
 // refreshAll reads the tails of a command's stream and of the streams it consulted that came

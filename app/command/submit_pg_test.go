@@ -397,3 +397,40 @@ func TestSubmitMapsAViolationNamedForIt(t *testing.T) {
 		t.Fatalf("stream holds %d events, want none", len(got))
 	}
 }
+
+// TestSubmitWritesTheRowsOfADecisionThatRaisedNothing: a decision that raises no event but
+// queues rows writes them, with a check that the stream is still at the version decided on. A
+// stream that moved since the cache read it makes Submit decide again on the stream as it is,
+// and only that decision's rows are written.
+func TestSubmitWritesTheRowsOfADecisionThatRaisedNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	mine, store := pgRunner(t, pool)
+	theirs, _ := pgRunner(t, pool)
+	own := counterStream("quiet")
+	seen := func(c *Counter, w *command.Writes) error {
+		w.Add(`INSERT INTO side (id, n) VALUES ($1, $2)`, fmt.Sprintf("seen-%d", c.count), c.count)
+		return nil
+	}
+
+	if _, err := command.Execute(ctx, mine, own, NewCounter, eventstore.Metadata{}, increment(2)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, seen)
+	if err != nil || res.Version != 1 || res.Position != 0 {
+		t.Fatalf("result %+v, %v; want version 1 and no event", res, err)
+	}
+	if _, err := command.Execute(ctx, theirs, own, NewCounter, eventstore.Metadata{}, increment(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := command.Submit(ctx, mine, own, NewCounter, eventstore.Metadata{}, seen); err != nil {
+		t.Fatal(err)
+	}
+	if rows := sideRows(t, pool); len(rows) != 2 || rows["seen-2"] != 2 || rows["seen-3"] != 3 {
+		t.Fatalf("side rows %v, want seen-2 and seen-3: the second decision on the stream as it is", rows)
+	}
+	if got := readStream(t, store, own); len(got) != 2 {
+		t.Fatalf("stream holds %d events, want 2", len(got))
+	}
+}

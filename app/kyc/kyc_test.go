@@ -159,9 +159,6 @@ func TestDocumentGoneWhenTheKeyIs(t *testing.T) {
 	if bytes.Contains(stored, []byte("JFIF")) {
 		t.Fatal("the stored file holds the plaintext")
 	}
-	if err := env.Cipher.EraseIn(ctx, env.Pool, a.UserID); err != nil {
-		t.Fatal(err)
-	}
 	if err := env.Cipher.Erase(ctx, a.UserID); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/eventstore"
@@ -235,47 +234,35 @@ func (c *Cipher) Erase(ctx context.Context, subject string) error {
 	return nil
 }
 
-// Execer runs a statement; a pgx.Tx, a *pgx.Conn and a *pgxpool.Pool are all one.
-type Execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-// EraseIn is Erase written through db, normally the transaction that closes the account, so that
-// the erasure commits or rolls back with the closure. This process forgets the cached key at
-// once; call Erase after the commit to remember the subject as erased.
-func (c *Cipher) EraseIn(ctx context.Context, db Execer, subject string) error {
+// EraseStatement is Erase as a statement and its arguments, for the command that closes an
+// account, so that the key is destroyed with its event in one round trip; Erase after its
+// commit makes this process forget the key.
+func (c *Cipher) EraseStatement(subject string) (string, []any, error) {
 	subject, err := Subject(subject)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	if _, err := db.Exec(ctx, eraseSQL, subject); err != nil {
-		return fmt.Errorf("pii: erase %q: %w", subject, err)
-	}
-	c.forget(subject)
-	return nil
+	return eraseSQL, []any{subject}, nil
 }
 
-// ClaimIn records through db, the transaction that appends a subject's first events, that the
-// subject's key is in use. Keys are made before that transaction (Seal works on its own
-// connection), so until it commits a key has no stream and looks like an orphan to Tidy. The
-// claim refreshes the key's created_at: a sweep that reaches the row while it is open waits for
-// it, then sees a fresh key and leaves it; a sweep that came first makes the claim fail with
-// ErrNoKey, and the transaction rolls back instead of committing events sealed with a key that
+// KeyGoneConstraint is what the violation of ClaimStatement's statement names when the key was
+// swept or erased before the subject's first events committed.
+const KeyGoneConstraint = "pii_key_gone"
+
+// ClaimStatement records, with a subject's first events, that the subject's key is in use (the
+// statement of migration 0002, for a registration that sends its events and its other writes
+// in one round trip). Keys are made before that round trip (Seal works on its own connection),
+// so until it commits a key has no stream and looks like an orphan to Tidy. The claim refreshes
+// the key's created_at: a sweep that reaches the row while the round trip runs waits for it,
+// then sees a fresh key and leaves it; a sweep that came first makes the claim fail with a
+// check violation of KeyGoneConstraint, and the events are not stored sealed with a key that
 // is gone.
-func (c *Cipher) ClaimIn(ctx context.Context, db Execer, subject string) error {
+func (c *Cipher) ClaimStatement(subject string) (string, []any, error) {
 	subject, err := Subject(subject)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	tag, err := db.Exec(ctx, `UPDATE pii_keys SET created_at = now() WHERE subject_id = $1 AND key_sealed IS NOT NULL`, subject)
-	if err != nil {
-		return fmt.Errorf("pii: claim the key of %q: %w", subject, err)
-	}
-	if tag.RowsAffected() == 0 {
-		c.forget(subject)
-		return fmt.Errorf("%w %q (swept or erased before its first events committed)", ErrNoKey, subject)
-	}
-	return nil
+	return `SELECT pii_claim_key($1)`, []any{subject}, nil
 }
 
 // Discard deletes subject's key when no stream has the subject as its id: the failure path of
@@ -309,7 +296,7 @@ type Tidied struct {
 //
 // It deletes keys older than orphanAge that belong to no stream: keys made for a registration
 // whose events never committed (the process died, or the failure path could not Discard). A
-// registration in flight keeps its key through ClaimIn, and orphanAge should be far longer than
+// registration in flight keeps its key through ClaimStatement, and orphanAge should be far longer than
 // any registration takes. It also finishes erasures made before ids were canonicalised: a
 // tombstone under "{id}", an upper-case or urn:uuid: spelling erased nothing, so the key of the
 // canonical id is erased now and the stray tombstone removed.

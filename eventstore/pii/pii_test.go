@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
@@ -520,8 +520,8 @@ func TestTidyDeletesOnlyOrphanKeys(t *testing.T) {
 	}
 }
 
-// TestAClaimedKeySurvivesASweep races the sweep against a registration's transaction: the claim
-// either keeps the key or, when the sweep won, makes the transaction fail.
+// TestAClaimedKeySurvivesASweep races the sweep against a registration's round trip: the claim
+// either keeps the key or, when the sweep won, makes the round trip fail.
 func TestAClaimedKeySurvivesASweep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -539,7 +539,11 @@ func TestAClaimedKeySurvivesASweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	if err := c.ClaimIn(ctx, tx, id); err != nil {
+	claim, args, err := c.ClaimStatement(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, claim, args...); err != nil {
 		t.Fatal(err)
 	}
 	swept := make(chan pii.Tidied, 1)
@@ -583,9 +587,10 @@ func TestAClaimedKeySurvivesASweep(t *testing.T) {
 	if got, err := c.Tidy(ctx, time.Hour); err != nil || got.Orphans != 1 {
 		t.Fatalf("Tidy = %+v, %v", got, err)
 	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return c.ClaimIn(ctx, tx, id) })
-	if !errors.Is(err, pii.ErrNoKey) {
-		t.Errorf("claiming a swept key: %v, want ErrNoKey", err)
+	_, err = pool.Exec(ctx, claim, args...)
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) || pg.ConstraintName != pii.KeyGoneConstraint {
+		t.Errorf("claiming a swept key: %v, want a violation of %s", err, pii.KeyGoneConstraint)
 	}
 }
 

@@ -120,6 +120,47 @@ func (s *Store) appendWith(ctx context.Context, w With, appends []eventstore.Str
 	return envs, nil
 }
 
+// WriteWith runs w's checks and statements atomically in one round trip, as AppendWith does with
+// its append, for writes that record no event: a one-time code and the e-mail that carries it,
+// say. A failed check is a *eventstore.ConcurrencyError, a failed statement a *StatementError;
+// either way nothing was written.
+func (s *Store) WriteWith(ctx context.Context, w With) error {
+	if len(w.Statements) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	if len(w.Checks) > 0 {
+		streams, versions := make([]string, len(w.Checks)), make([]int64, len(w.Checks))
+		for i, c := range w.Checks {
+			streams[i], versions[i] = string(c.Stream), c.Version
+		}
+		b.Queue(`SELECT eventstore_expect($1, $2)`, streams, versions)
+	}
+	for _, st := range w.Statements {
+		b.Queue(st.SQL, st.Args...)
+	}
+	br := s.pool.SendBatch(ctx, b)
+	err := readWrites(br, w.Checks, len(w.Statements))
+	if closeErr := br.Close(); err == nil && closeErr != nil {
+		err = fmt.Errorf("eventstore: write: %w", closeErr)
+	}
+	return err
+}
+
+func readWrites(br pgx.BatchResults, checks []Check, statements int) error {
+	if len(checks) > 0 {
+		if _, err := br.Exec(); err != nil {
+			return checkError(err, checks)
+		}
+	}
+	for i := range statements {
+		if _, err := br.Exec(); err != nil {
+			return &StatementError{Index: i, Err: err}
+		}
+	}
+	return nil
+}
+
 // readAppendWith reads the results of AppendWith's statements in order, up to the first
 // failure: PostgreSQL skips the rest and rolls the transaction back.
 func readAppendWith(br pgx.BatchResults, appends []eventstore.StreamAppend, total int, one bool, checks []Check, statements int) ([]eventstore.Envelope, error) {
@@ -145,15 +186,8 @@ func readAppendWith(br pgx.BatchResults, appends []eventstore.StreamAppend, tota
 		}
 		envs = r.envelopes(appends, total)
 	}
-	if len(checks) > 0 {
-		if _, err := br.Exec(); err != nil {
-			return nil, checkError(err, checks)
-		}
-	}
-	for i := range statements {
-		if _, err := br.Exec(); err != nil {
-			return nil, &StatementError{Index: i, Err: err}
-		}
+	if err := readWrites(br, checks, statements); err != nil {
+		return nil, err
 	}
 	return envs, nil
 }

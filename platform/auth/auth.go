@@ -27,3 +27,22 @@ type DB interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
+
+// Statement is one write as SQL and its arguments, for a flow that sends its writes with its
+// events in one round trip (command.Submit) instead of running them in a transaction it holds.
+// A store's write that has such a form builds it once and runs it through Exec when it is
+// called directly, so the two never differ.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Exec runs statements in order on db.
+func Exec(ctx context.Context, db DB, statements ...Statement) error {
+	for _, st := range statements {
+		if _, err := db.Exec(ctx, st.SQL, st.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -330,10 +330,17 @@ type DB interface {
 // their account. Requests still running keep their claim (which records the owner too), so that
 // their answer is stored and repeated as before.
 func Forget(ctx context.Context, db DB, owner uuid.UUID) error {
-	if _, err := db.Exec(ctx, `DELETE FROM idempotency_keys WHERE owner = $1 AND response IS NOT NULL`, owner); err != nil {
+	sql, args := ForgetStatement(owner)
+	if _, err := db.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("idempotency: forget a user's responses: %w", err)
 	}
 	return nil
+}
+
+// ForgetStatement is Forget as a statement and its arguments, for a command that sends its
+// writes with its events in one round trip.
+func ForgetStatement(owner uuid.UUID) (string, []any) {
+	return `DELETE FROM idempotency_keys WHERE owner = $1 AND response IS NOT NULL`, []any{owner}
 }
 
 // Sweep deletes expired keys and returns how many. Expired keys are already ignored; sweeping

@@ -34,16 +34,26 @@ const (
 // It is part of erasing a closed account. Addresses match ignoring case, whether stored bare
 // or as "Name <address>".
 func ForgetRecipient(ctx context.Context, tx pgx.Tx, address string) (int64, error) {
-	addr := strings.ToLower(strings.TrimSpace(address))
-	if addr == "" {
-		return 0, errors.New("mail: forget recipient: empty address")
+	sql, args, err := ForgetRecipientStatement(address)
+	if err != nil {
+		return 0, err
 	}
-	tag, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE lower(to_address) = $1 OR lower(to_address) LIKE '%<' || $2 || '>'`,
-		addr, escapeLike(addr))
+	tag, err := tx.Exec(ctx, sql, args...)
 	if err != nil {
 		return 0, fmt.Errorf("mail: forget recipient: %w", err)
 	}
 	return tag.RowsAffected(), nil
+}
+
+// ForgetRecipientStatement is ForgetRecipient as a statement and its arguments, for a command
+// that sends its writes with its events in one round trip.
+func ForgetRecipientStatement(address string) (string, []any, error) {
+	addr := strings.ToLower(strings.TrimSpace(address))
+	if addr == "" {
+		return "", nil, errors.New("mail: forget recipient: empty address")
+	}
+	return `DELETE FROM mail_outbox WHERE lower(to_address) = $1 OR lower(to_address) LIKE '%<' || $2 || '>'`,
+		[]any{addr, escapeLike(addr)}, nil
 }
 
 // escapeLike makes s match literally inside a LIKE pattern.

@@ -172,7 +172,7 @@ func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose
 		return "", err
 	}
 	var last *time.Time
-	if err := db.QueryRow(ctx, c.SQL, c.Args...).Scan(&last); err != nil {
+	if err := db.QueryRow(ctx, c.Statement.SQL, c.Statement.Args...).Scan(&last); err != nil {
 		return "", fmt.Errorf("otp: issue: %w", err)
 	}
 	if last != nil {
@@ -185,8 +185,7 @@ func (s *Codes) Issue(ctx context.Context, db auth.DB, userID uuid.UUID, purpose
 // (command.Submit): its plaintext, to be e-mailed, and the statement that stores it.
 type Issued struct {
 	Plaintext string
-	SQL       string
-	Args      []any
+	Statement auth.Statement
 }
 
 // CooldownConstraint is what the violation of an Issued statement names when a code of its
@@ -232,8 +231,8 @@ func (s *Codes) issue(userID uuid.UUID, purpose Purpose, ttl time.Duration, now 
 		t := now.Add(-pol.cooldown)
 		since = &t
 	}
-	return Issued{Plaintext: plaintext, SQL: `SELECT otp_issue($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		Args: []any{uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now, since, pol.replaces, refuse}}, nil
+	return Issued{Plaintext: plaintext, Statement: auth.Statement{SQL: `SELECT otp_issue($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		Args: []any{uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now, since, pol.replaces, refuse}}}, nil
 }
 
 // Forget deletes every code of a user, spent ones included, through db (the transaction that
@@ -242,10 +241,15 @@ func (s *Codes) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error 
 	if db == nil {
 		db = s.db
 	}
-	if _, err := db.Exec(ctx, `DELETE FROM one_time_codes WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, db, ForgetStatement(userID)); err != nil {
 		return fmt.Errorf("otp: forget: %w", err)
 	}
 	return nil
+}
+
+// ForgetStatement is Forget as a statement.
+func ForgetStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM one_time_codes WHERE user_id = $1`, Args: []any{userID}}
 }
 
 // Consume redeems a code and returns the user it belongs to. A typed code (login) needs the

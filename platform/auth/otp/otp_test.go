@@ -250,10 +250,10 @@ func TestIssueForLeavesTheWriteToTheCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, first.SQL, first.Args...); err != nil {
+	if _, err := pool.Exec(ctx, first.Statement.SQL, first.Statement.Args...); err != nil {
 		t.Fatal(err)
 	}
-	_, err = pool.Exec(ctx, second.SQL, second.Args...)
+	_, err = pool.Exec(ctx, second.Statement.SQL, second.Statement.Args...)
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.ConstraintName != otp.CooldownConstraint {
 		t.Fatalf("a second statement within the cooldown: %v, want a violation of %s", err, otp.CooldownConstraint)

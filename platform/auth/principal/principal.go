@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
@@ -77,11 +78,11 @@ func (s *Principals) Get(ctx context.Context, userID uuid.UUID) (Principal, erro
 // Upsert records a user's role and status inside tx, the transaction that appends the events
 // that make them so (registration, role change, suspension, closure).
 func (s *Principals) Upsert(ctx context.Context, tx pgx.Tx, userID uuid.UUID, role identity.Role, status identity.Status) error {
-	sql, args, err := s.UpsertStatement(userID, role, status)
+	st, err := s.UpsertStatement(userID, role, status)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+	if err := auth.Exec(ctx, tx, st); err != nil {
 		return fmt.Errorf("principal: upsert: %w", err)
 	}
 	return nil
@@ -89,16 +90,16 @@ func (s *Principals) Upsert(ctx context.Context, tx pgx.Tx, userID uuid.UUID, ro
 
 // UpsertStatement is Upsert as a statement and its arguments, for a command that sends its
 // writes with its events in one round trip (command.Submit).
-func (s *Principals) UpsertStatement(userID uuid.UUID, role identity.Role, status identity.Status) (string, []any, error) {
+func (s *Principals) UpsertStatement(userID uuid.UUID, role identity.Role, status identity.Status) (auth.Statement, error) {
 	if _, err := identity.ParseRole(string(role)); err != nil {
-		return "", nil, fmt.Errorf("principal: unknown role %q", role)
+		return auth.Statement{}, fmt.Errorf("principal: unknown role %q", role)
 	}
 	if !status.Valid() {
-		return "", nil, fmt.Errorf("principal: unknown status %q", status)
+		return auth.Statement{}, fmt.Errorf("principal: unknown status %q", status)
 	}
-	return `INSERT INTO principals (user_id, role, status, updated_at) VALUES ($1, $2, $3, $4)
+	return auth.Statement{SQL: `INSERT INTO principals (user_id, role, status, updated_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, status = excluded.status, updated_at = excluded.updated_at`,
-		[]any{userID, role, status, s.clock.Now()}, nil
+		Args: []any{userID, role, status, s.clock.Now()}}, nil
 }
 
 // ErrEmailTaken is the answer when an e-mail address already belongs to another account.
@@ -120,28 +121,35 @@ func NewEmails(db auth.DB) *Emails { return &Emails{db: db} }
 // address the user already holds is a no-op; one held by someone else is ErrEmailTaken, without
 // aborting tx.
 func (s *Emails) Reserve(ctx context.Context, tx pgx.Tx, email string, userID uuid.UUID) error {
-	key := NormalizeEmail(email)
-	if key == "" {
-		return fmt.Errorf("principal: empty e-mail")
+	st, err := s.ReserveStatement(email, userID)
+	if err != nil {
+		return err
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO user_emails (email_lower, user_id) VALUES ($1, $2) ON CONFLICT (email_lower) DO NOTHING`, key, userID)
+	// In a savepoint, so that a refusal leaves the caller's transaction usable.
+	err = pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { return auth.Exec(ctx, sp, st) })
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.ConstraintName == EmailTakenConstraint {
+		return ErrEmailTaken
+	}
 	if err != nil {
 		return fmt.Errorf("principal: reserve e-mail: %w", err)
 	}
-	if tag.RowsAffected() == 1 {
-		return nil
-	}
-	// Taken, perhaps by this user already. A claim committed by a concurrent transaction after
-	// ours began may be invisible to this snapshot (no row): it is someone else's all the same.
-	var owner uuid.UUID
-	err = tx.QueryRow(ctx, `SELECT user_id FROM user_emails WHERE email_lower = $1`, key).Scan(&owner)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("principal: reserve e-mail: %w", err)
-	}
-	if owner != userID {
-		return ErrEmailTaken
-	}
 	return nil
+}
+
+// EmailTakenConstraint is what the violation of Reserve's statement names when the address
+// belongs to another account.
+const EmailTakenConstraint = "user_emails_taken"
+
+// ReserveStatement is Reserve as a statement (auth migration 0013), for a registration that
+// sends its writes with its events in one round trip: it fails with a check violation of
+// EmailTakenConstraint when the address belongs to another account.
+func (s *Emails) ReserveStatement(email string, userID uuid.UUID) (auth.Statement, error) {
+	key := NormalizeEmail(email)
+	if key == "" {
+		return auth.Statement{}, fmt.Errorf("principal: empty e-mail")
+	}
+	return auth.Statement{SQL: `SELECT auth_reserve_email($1, $2)`, Args: []any{key, userID}}, nil
 }
 
 // Release gives up a user's claim on email (after an e-mail change, or when a closed account's
@@ -156,10 +164,15 @@ func (s *Emails) Release(ctx context.Context, tx pgx.Tx, email string, userID uu
 // ReleaseAll gives up every address a user holds (account closure). It needs no address, so it
 // also works once the user's personal data, their address included, can no longer be read.
 func (s *Emails) ReleaseAll(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM user_emails WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, tx, ReleaseAllStatement(userID)); err != nil {
 		return fmt.Errorf("principal: release e-mails: %w", err)
 	}
 	return nil
+}
+
+// ReleaseAllStatement is ReleaseAll as a statement.
+func ReleaseAllStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM user_emails WHERE user_id = $1`, Args: []any{userID}}
 }
 
 // Lookup returns the user holding email, if any.
@@ -193,11 +206,11 @@ func NewCredentials(db auth.DB, c clock.Clock) *Credentials { return &Credential
 // Set stores a user's password hash through db: a pgx.Tx to commit it with the
 // user.password_changed event, or the pool for a transparent rehash after login.
 func (s *Credentials) Set(ctx context.Context, db auth.DB, userID uuid.UUID, hash string) error {
-	sql, args, err := s.SetStatement(userID, hash)
+	st, err := s.SetStatement(userID, hash)
 	if err != nil {
 		return err
 	}
-	if _, err := db.Exec(ctx, sql, args...); err != nil {
+	if err := auth.Exec(ctx, db, st); err != nil {
 		return fmt.Errorf("principal: set credential: %w", err)
 	}
 	return nil
@@ -205,13 +218,13 @@ func (s *Credentials) Set(ctx context.Context, db auth.DB, userID uuid.UUID, has
 
 // SetStatement is Set as a statement and its arguments, for a command that sends its writes
 // with its events in one round trip (command.Submit).
-func (s *Credentials) SetStatement(userID uuid.UUID, hash string) (string, []any, error) {
+func (s *Credentials) SetStatement(userID uuid.UUID, hash string) (auth.Statement, error) {
 	if !strings.HasPrefix(hash, "$argon2id$") {
-		return "", nil, fmt.Errorf("principal: refusing to store something that is not an argon2id hash")
+		return auth.Statement{}, fmt.Errorf("principal: refusing to store something that is not an argon2id hash")
 	}
-	return `INSERT INTO credentials (user_id, password_hash, changed_at) VALUES ($1, $2, $3)
+	return auth.Statement{SQL: `INSERT INTO credentials (user_id, password_hash, changed_at) VALUES ($1, $2, $3)
 		ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at`,
-		[]any{userID, hash, s.clock.Now()}, nil
+		Args: []any{userID, hash, s.clock.Now()}}, nil
 }
 
 // Get returns a user's password hash; ok is false when the user has none (a Google-only
@@ -231,8 +244,13 @@ func (s *Credentials) Get(ctx context.Context, userID uuid.UUID) (Credential, bo
 
 // Delete removes a user's password (account closure).
 func (s *Credentials) Delete(ctx context.Context, db auth.DB, userID uuid.UUID) error {
-	if _, err := db.Exec(ctx, `DELETE FROM credentials WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, db, DeleteCredentialStatement(userID)); err != nil {
 		return fmt.Errorf("principal: delete credential: %w", err)
 	}
 	return nil
+}
+
+// DeleteCredentialStatement is Credentials.Delete as a statement.
+func DeleteCredentialStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM credentials WHERE user_id = $1`, Args: []any{userID}}
 }

@@ -125,10 +125,15 @@ func (l *Limiter) Reset(ctx context.Context, keys ...string) error {
 // Forget deletes every counter and block of the keys through db: the limiter's pool, or the
 // transaction that closes an account (see AccountKeys).
 func Forget(ctx context.Context, db auth.DB, keys ...string) error {
-	if _, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE key = ANY($1)`, keys); err != nil {
+	if err := auth.Exec(ctx, db, ForgetStatement(keys...)); err != nil {
 		return fmt.Errorf("ratelimit: reset: %w", err)
 	}
 	return nil
+}
+
+// ForgetStatement is Forget as a statement.
+func ForgetStatement(keys ...string) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM rate_limits WHERE key = ANY($1)`, Args: []any{keys}}
 }
 
 // maybeSweep deletes expired rows at most once per gcInterval per process. Several processes

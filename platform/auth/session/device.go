@@ -34,22 +34,26 @@ func NewDevices(db auth.DB, c clock.Clock) *Devices { return &Devices{db: db, cl
 
 // Trust remembers a browser for a user and returns the token for its cv_device cookie.
 func (d *Devices) Trust(ctx context.Context, userID uuid.UUID, label string) (string, error) {
-	now := d.clock.Now()
-	token := auth.NewToken()
-	err := pgx.BeginFunc(ctx, d.db, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO trusted_devices (id, user_id, token_hash, label, created_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $5)`,
-			uuid.Must(uuid.NewV7()), userID, auth.HashToken(token), truncate(label), now); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `DELETE FROM trusted_devices WHERE user_id = $1 AND (created_at <= $2 OR id NOT IN (
-			SELECT id FROM trusted_devices WHERE user_id = $1 ORDER BY last_used_at DESC, id DESC LIMIT $3))`,
-			userID, now.Add(-DeviceLifetime), maxDevices)
-		return err
-	})
+	token, sts := d.TrustStatements(userID, label)
+	err := pgx.BeginFunc(ctx, d.db, func(tx pgx.Tx) error { return auth.Exec(ctx, tx, sts...) })
 	if err != nil {
 		return "", fmt.Errorf("session: trust device: %w", err)
 	}
 	return token, nil
+}
+
+// TrustStatements is Trust as statements, for a flow that sends its writes with its events in
+// one round trip: the cookie's token, the browser's row and the pruning of the user's oldest.
+func (d *Devices) TrustStatements(userID uuid.UUID, label string) (string, []auth.Statement) {
+	now := d.clock.Now()
+	token := auth.NewToken()
+	return token, []auth.Statement{
+		{SQL: `INSERT INTO trusted_devices (id, user_id, token_hash, label, created_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $5)`,
+			Args: []any{uuid.Must(uuid.NewV7()), userID, auth.HashToken(token), truncate(label), now}},
+		{SQL: `DELETE FROM trusted_devices WHERE user_id = $1 AND (created_at <= $2 OR id NOT IN (
+			SELECT id FROM trusted_devices WHERE user_id = $1 ORDER BY last_used_at DESC, id DESC LIMIT $3))`,
+			Args: []any{userID, now.Add(-DeviceLifetime), maxDevices}},
+	}
 }
 
 // IsTrusted reports whether cookieToken is a live trusted-device token of userID. A token of
@@ -70,10 +74,15 @@ func (d *Devices) IsTrusted(ctx context.Context, userID uuid.UUID, cookieToken s
 
 // ForgetAll distrusts every browser of a user (password reset, "this wasn't me").
 func (d *Devices) ForgetAll(ctx context.Context, userID uuid.UUID) error {
-	if _, err := d.db.Exec(ctx, `DELETE FROM trusted_devices WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, d.db, ForgetAllStatement(userID)); err != nil {
 		return fmt.Errorf("session: forget devices: %w", err)
 	}
 	return nil
+}
+
+// ForgetAllStatement is ForgetAll as a statement.
+func ForgetAllStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM trusted_devices WHERE user_id = $1`, Args: []any{userID}}
 }
 
 // DeviceLabel describes a user agent in a few words ("Chrome on Windows") for lists and

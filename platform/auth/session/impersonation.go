@@ -19,19 +19,25 @@ const ImpersonationLifetime = 15 * time.Minute
 // at now + ImpersonationLifetime; its refresh token is made and thrown away, so nothing can
 // extend it.
 func (s *Store) CreateImpersonation(ctx context.Context, id, userID, adminID, adminSessionID uuid.UUID, now time.Time, dev Device) (Session, error) {
+	sess, st := CreateImpersonationStatement(id, userID, adminID, adminSessionID, now, dev)
+	if err := auth.Exec(ctx, s.db, st); err != nil {
+		return Session{}, fmt.Errorf("session: create impersonation: %w", err)
+	}
+	return sess, nil
+}
+
+// CreateImpersonationStatement is CreateImpersonation as a statement, for a flow that sends its
+// writes with its events in one round trip.
+func CreateImpersonationStatement(id, userID, adminID, adminSessionID uuid.UUID, now time.Time, dev Device) (Session, auth.Statement) {
 	sess := Session{
 		ID: id, UserID: userID, FamilyID: id, CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: now.Add(ImpersonationLifetime), IP: truncate(dev.IP), UserAgent: truncate(dev.UserAgent),
 		DeviceID: truncate(dev.DeviceID),
 	}
-	_, err := s.db.Exec(ctx, `
+	return sess, auth.Statement{SQL: `
 		INSERT INTO sessions (id, user_id, refresh_hash, family_id, created_at, last_seen_at, expires_at, ip, user_agent, device_id,
 		                      impersonator_id, impersonator_session_id)
 		VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11)`,
-		sess.ID, userID, auth.HashToken(auth.NewToken()), sess.FamilyID, now, sess.ExpiresAt, sess.IP, sess.UserAgent, sess.DeviceID,
-		adminID, adminSessionID)
-	if err != nil {
-		return Session{}, fmt.Errorf("session: create impersonation: %w", err)
-	}
-	return sess, nil
+		Args: []any{sess.ID, userID, auth.HashToken(auth.NewToken()), sess.FamilyID, now, sess.ExpiresAt, sess.IP, sess.UserAgent, sess.DeviceID,
+			adminID, adminSessionID}}
 }

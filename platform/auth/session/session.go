@@ -141,6 +141,16 @@ func truncate(s string) string {
 // Create starts a session for a user who has just proved who they are, and returns it with its
 // refresh token (to be set as the cv_refresh cookie; it is not stored anywhere in plaintext).
 func (s *Store) Create(ctx context.Context, userID uuid.UUID, dev Device) (Session, string, error) {
+	sess, refresh, sts := s.CreateStatements(userID, dev)
+	if err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error { return auth.Exec(ctx, tx, sts...) }); err != nil {
+		return Session{}, "", fmt.Errorf("session: create: %w", err)
+	}
+	return sess, refresh, nil
+}
+
+// CreateStatements is Create as statements, for a flow that sends its writes with its events
+// in one round trip: the session, its refresh token, and the statements that store it.
+func (s *Store) CreateStatements(userID uuid.UUID, dev Device) (Session, string, []auth.Statement) {
 	now := s.clock.Now()
 	id := uuid.Must(uuid.NewV7())
 	refresh := auth.NewToken()
@@ -149,22 +159,14 @@ func (s *Store) Create(ctx context.Context, userID uuid.UUID, dev Device) (Sessi
 		ExpiresAt: now.Add(AbsoluteLifetime), IP: truncate(dev.IP), UserAgent: truncate(dev.UserAgent),
 		DeviceID: truncate(dev.DeviceID),
 	}
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+	return sess, refresh, []auth.Statement{
 		// Each sign-in prunes the user's long-dead sessions, which keeps the table small
 		// without a background job.
-		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND expires_at < $2`, userID, now.Add(-retention)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `
-			INSERT INTO sessions (id, user_id, refresh_hash, family_id, created_at, last_seen_at, expires_at, ip, user_agent, device_id)
+		{SQL: `DELETE FROM sessions WHERE user_id = $1 AND expires_at < $2`, Args: []any{userID, now.Add(-retention)}},
+		{SQL: `INSERT INTO sessions (id, user_id, refresh_hash, family_id, created_at, last_seen_at, expires_at, ip, user_agent, device_id)
 			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`,
-			sess.ID, userID, auth.HashToken(refresh), sess.FamilyID, now, sess.ExpiresAt, sess.IP, sess.UserAgent, sess.DeviceID)
-		return err
-	})
-	if err != nil {
-		return Session{}, "", fmt.Errorf("session: create: %w", err)
+			Args: []any{sess.ID, userID, auth.HashToken(refresh), sess.FamilyID, now, sess.ExpiresAt, sess.IP, sess.UserAgent, sess.DeviceID}},
 	}
-	return sess, refresh, nil
 }
 
 // Validate checks, on every authenticated request, that a session may still be used by a user
@@ -326,11 +328,16 @@ func (s *Store) reused(ctx context.Context, tx pgx.Tx, hash []byte, now time.Tim
 
 // Revoke ends a session (signing out). Revoking an ended session changes nothing.
 func (s *Store) Revoke(ctx context.Context, sessionID uuid.UUID, reason string) error {
-	if _, err := s.db.Exec(ctx, `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL`,
-		sessionID, s.clock.Now(), reason); err != nil {
+	if err := auth.Exec(ctx, s.db, s.RevokeStatement(sessionID, reason)); err != nil {
 		return fmt.Errorf("session: revoke: %w", err)
 	}
 	return nil
+}
+
+// RevokeStatement is Revoke as a statement.
+func (s *Store) RevokeStatement(sessionID uuid.UUID, reason string) auth.Statement {
+	return auth.Statement{SQL: `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL`,
+		Args: []any{sessionID, s.clock.Now(), reason}}
 }
 
 // RevokeOwn ends one of userID's sessions, for "sign out that device" in the session list. A
@@ -354,8 +361,8 @@ func (s *Store) RevokeOwn(ctx context.Context, userID, sessionID uuid.UUID, reas
 // RevokeAll ends every session of a user except one (the caller's own, after a password change;
 // uuid.Nil to end them all, e.g. on suspension or "this wasn't me"). It returns how many ended.
 func (s *Store) RevokeAll(ctx context.Context, userID, except uuid.UUID, reason string) (int, error) {
-	sql, args := s.RevokeAllStatement(userID, except, reason)
-	tag, err := s.db.Exec(ctx, sql, args...)
+	st := s.RevokeAllStatement(userID, except, reason)
+	tag, err := s.db.Exec(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return 0, fmt.Errorf("session: revoke all: %w", err)
 	}
@@ -364,18 +371,23 @@ func (s *Store) RevokeAll(ctx context.Context, userID, except uuid.UUID, reason 
 
 // RevokeAllStatement is RevokeAll as a statement and its arguments, for a command that sends its
 // writes with its events in one round trip (command.Submit).
-func (s *Store) RevokeAllStatement(userID, except uuid.UUID, reason string) (string, []any) {
-	return `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND id <> $4 AND revoked_at IS NULL`,
-		[]any{userID, s.clock.Now(), reason, except}
+func (s *Store) RevokeAllStatement(userID, except uuid.UUID, reason string) auth.Statement {
+	return auth.Statement{SQL: `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND id <> $4 AND revoked_at IS NULL`,
+		Args: []any{userID, s.clock.Now(), reason, except}}
 }
 
 // DeleteAll removes every session of a user, ended ones and their rotated-out tokens included
 // (account closure: the rows hold the addresses and browsers the user signed in from).
 func (s *Store) DeleteAll(ctx context.Context, userID uuid.UUID) error {
-	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, s.db, DeleteAllStatement(userID)); err != nil {
 		return fmt.Errorf("session: delete all: %w", err)
 	}
 	return nil
+}
+
+// DeleteAllStatement is DeleteAll as a statement.
+func DeleteAllStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM sessions WHERE user_id = $1`, Args: []any{userID}}
 }
 
 // List returns a user's sessions that are neither revoked nor past their absolute life, most

@@ -27,6 +27,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"rsc.io/qr"
 
 	"clearvest/domain/clock"
@@ -155,40 +156,55 @@ func (s *Store) load(ctx context.Context, tx pgx.Tx, userID uuid.UUID) (row, boo
 // Confirm checks the first code from the user's app, turns two-factor sign-in on, and returns
 // the recovery codes, shown once and stored only as hashes.
 func (s *Store) Confirm(ctx context.Context, userID uuid.UUID, code string) ([]string, error) {
-	now := s.clock.Now()
-	var codes []string
-	var outcome error
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
-		r, ok, err := s.load(ctx, tx, userID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			outcome = ErrNotEnrolling
-			return nil
-		}
-		if r.enabled {
-			outcome = ErrAlreadyEnabled
-			return nil
-		}
-		step, ok := match(r.secret, code, now, r.lastStep)
-		if !ok {
-			outcome = ErrConfirmCode
-			return nil
-		}
-		var hashes []string
-		codes, hashes = newRecoveryCodes()
-		_, err = tx.Exec(ctx, `UPDATE totp SET enabled_at = $2, last_step = $3, recovery_hashes = $4 WHERE user_id = $1`,
-			userID, now, step, hashes)
-		return err
-	})
+	codes, st, err := s.ConfirmStatement(ctx, userID, code)
+	if err != nil {
+		return nil, err
+	}
+	err = auth.Exec(ctx, s.db, st)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.ConstraintName == EnrolmentChangedConstraint {
+		return nil, ErrNotEnrolling
+	}
 	if err != nil {
 		return nil, fmt.Errorf("totp: confirm: %w", err)
 	}
-	if outcome != nil {
-		return nil, outcome
-	}
 	return codes, nil
+}
+
+// EnrolmentChangedConstraint is what the violation of ConfirmStatement's statement names when
+// the enrolment changed after its code was checked.
+const EnrolmentChangedConstraint = "totp_enrolment_changed"
+
+// ConfirmStatement is Confirm as a statement (auth migration 0014), for a flow that sends it
+// with its event in one round trip: it checks the code against the enrolment as it reads it,
+// and returns the recovery codes and the statement that turns sign-in with the app on, which
+// fails with a check violation of EnrolmentChangedConstraint should the enrolment change first.
+func (s *Store) ConfirmStatement(ctx context.Context, userID uuid.UUID, code string) ([]string, auth.Statement, error) {
+	now := s.clock.Now()
+	var sealed []byte
+	var enabledAt *time.Time
+	var lastStep int64
+	err := s.db.QueryRow(ctx, `SELECT secret_sealed, enabled_at, last_step FROM totp WHERE user_id = $1`, userID).
+		Scan(&sealed, &enabledAt, &lastStep)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, auth.Statement{}, ErrNotEnrolling
+	}
+	if err != nil {
+		return nil, auth.Statement{}, fmt.Errorf("totp: confirm: %w", err)
+	}
+	if enabledAt != nil {
+		return nil, auth.Statement{}, ErrAlreadyEnabled
+	}
+	secret, err := s.sealer.Open(sealed, userID[:])
+	if err != nil {
+		return nil, auth.Statement{}, fmt.Errorf("totp: confirm: %w", err)
+	}
+	step, ok := match(secret, code, now, lastStep)
+	if !ok {
+		return nil, auth.Statement{}, ErrConfirmCode
+	}
+	codes, hashes := newRecoveryCodes()
+	return codes, auth.Statement{SQL: `SELECT totp_confirm($1, $2, $3, $4, $5)`, Args: []any{userID, sealed, now, step, hashes}}, nil
 }
 
 // Verify checks a sign-in code: a current TOTP code, or one of the recovery codes, which is
@@ -278,10 +294,15 @@ func (s *Store) Disable(ctx context.Context, userID uuid.UUID) error {
 // Forget deletes a user's enrolment, enabled or not, through db (the transaction that closes
 // the account, or the store's own).
 func (s *Store) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
-	if _, err := db.Exec(ctx, `DELETE FROM totp WHERE user_id = $1`, userID); err != nil {
+	if err := auth.Exec(ctx, db, ForgetStatement(userID)); err != nil {
 		return fmt.Errorf("totp: disable: %w", err)
 	}
 	return nil
+}
+
+// ForgetStatement is Forget as a statement.
+func ForgetStatement(userID uuid.UUID) auth.Statement {
+	return auth.Statement{SQL: `DELETE FROM totp WHERE user_id = $1`, Args: []any{userID}}
 }
 
 // ErrWrongSecret: a stored secret is sealed with an application secret that is not configured.
