@@ -65,64 +65,58 @@ func matches(pattern, path string) bool {
 	return path == pattern
 }
 
-// transactional are the functions that may run a command in a transaction it holds open across
-// round trips (command.Update, Runner.InTx), each with the reason it cannot be a command.Submit,
-// whose one round trip sends everything the command writes once it has decided. A function
-// holding such a transaction must not ask the pool for another connection; Submit's decide has
-// no connection to hold. The list only shrinks: an entry that no longer needs it fails too.
-var transactional = map[string]string{}
-
-// TestTransactionsOnlyWhereListed keeps command.Update and Runner.InTx to the functions listed
-// in transactional (docs/architecture.md, "The write path").
-func TestTransactionsOnlyWhereListed(t *testing.T) {
+// TestTheRunnerHandsOutNoTransaction keeps every command to one round trip (docs/architecture.md,
+// "The write path"): nothing app/command exports takes or gives a database transaction or
+// connection, so no command can hold one while it asks the pool for another. What a command
+// reads it reads before it decides; what it writes goes with its events (Submit) or alone
+// (Write), as statements whose checks fail the round trip when what it read moved.
+func TestTheRunnerHandsOutNoTransaction(t *testing.T) {
 	t.Parallel()
-	pkgs, err := packages.Load(&packages.Config{
-		Mode: packages.NeedName | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
-	}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, module+"/app/command")
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := map[string]bool{}
-	for _, p := range pkgs {
-		if matches(module+"/app/command", p.PkgPath) || matches(module+"/scripts/...", p.PkgPath) {
-			continue // the runner itself, and its benchmarks
-		}
-		for _, f := range p.Syntax {
-			for _, d := range f.Decls {
-				fn, ok := d.(*ast.FuncDecl)
-				if !ok || fn.Body == nil {
-					continue
-				}
-				name := strings.TrimPrefix(p.PkgPath, module+"/") + "." + fn.Name.Name
-				ast.Inspect(fn.Body, func(n ast.Node) bool {
-					sel, ok := n.(*ast.SelectorExpr)
-					if !ok {
-						return true
-					}
-					obj := p.TypesInfo.Uses[sel.Sel]
-					if s := p.TypesInfo.Selections[sel]; s != nil {
-						obj = s.Obj()
-					}
-					fun, ok := obj.(*types.Func)
-					if !ok || fun.Pkg() == nil || fun.Pkg().Path() != module+"/app/command" {
-						return true
-					}
-					if fun.Name() != "Update" && fun.Name() != "InTx" {
-						return true
-					}
-					found[name] = true
-					if _, listed := transactional[name]; !listed {
-						t.Errorf("%s: %s runs a command with command.%s; run it with command.Submit, or list it in transactional with the reason it cannot",
-							p.Fset.Position(sel.Pos()), name, fun.Name())
-					}
-					return true
-				})
+	held := func(typ types.Type) string {
+		s := types.TypeString(typ, nil)
+		for _, db := range []string{"github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v5.Conn", "github.com/jackc/pgx/v5/pgxpool."} {
+			if strings.Contains(s, db) {
+				return s
 			}
 		}
+		return ""
 	}
-	for name := range transactional {
-		if !found[name] {
-			t.Errorf("%s is listed in transactional but runs no command in a transaction: drop it from the list", name)
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+		scope := p.Types.Scope()
+		for _, name := range scope.Names() {
+			obj := scope.Lookup(name)
+			if !obj.Exported() {
+				continue
+			}
+			if s := held(obj.Type()); s != "" {
+				t.Errorf("command.%s hands out a database connection or transaction (%s): run the command with Submit or Write", name, s)
+			}
+			named, ok := obj.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			for m := range named.Methods() {
+				if !m.Exported() {
+					continue
+				}
+				if s := held(m.Type()); s != "" {
+					t.Errorf("command.%s.%s hands out a database connection or transaction (%s): run the command with Submit or Write", name, m.Name(), s)
+				}
+			}
+			if st, ok := named.Underlying().(*types.Struct); ok {
+				for f := range st.Fields() {
+					if f.Exported() && held(f.Type()) != "" {
+						t.Errorf("command.%s.%s is a database connection or transaction", name, f.Name())
+					}
+				}
+			}
 		}
 	}
 }

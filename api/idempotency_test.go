@@ -275,7 +275,7 @@ func TestIdempotencyKeyOnADepositAcrossTwoProcesses(t *testing.T) {
 	t.Cleanup(pool.Close)
 	store := postgres.New(pool)
 	t.Cleanup(store.Close)
-	otherRunner := command.NewRunner(store, one.Codec, command.WithTransactions(pool))
+	otherRunner := command.NewRunner(store, one.Codec)
 	two := serve(t, one.Env, func(d *api.Deps) { d.Money = newMoneyService(t, one.Env, otherRunner, nil, one.Clock) })
 	_, u := one.member(t, "ivy@example.com", "subscriber")
 	body := map[string]string{"amount": "100", "asset": "USDT", "network": "TRC20"}

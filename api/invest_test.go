@@ -433,7 +433,7 @@ func TestMaturityJobsSettleOnceWhenRunTogether(t *testing.T) {
 	a.clock.Advance(7 * 24 * time.Hour)
 	a.CatchUp(t)
 
-	other := newMoneyService(t, a.Env, command.NewRunner(a.Store, a.Codec, command.WithTransactions(a.Pool)), a.plans, a.clock)
+	other := newMoneyService(t, a.Env, command.NewRunner(a.Store, a.Codec), a.plans, a.clock)
 	jobs := []*money.MaturityJob{a.money.MaturityJob(time.Hour), other.MaturityJob(time.Hour)}
 	counts := make([]int, len(jobs))
 	var wg sync.WaitGroup

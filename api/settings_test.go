@@ -152,7 +152,7 @@ func TestAFeeChangeIsInForceForTheNextQuoteInEveryProcess(t *testing.T) {
 	clearedToWithdraw(t, a.app, investor, a.staff)
 
 	// A second process on the same database, with its own caches.
-	peerCommands := command.NewRunner(a.env.Store, a.env.Codec, command.WithTransactions(a.env.Pool))
+	peerCommands := command.NewRunner(a.env.Store, a.env.Codec)
 	_, peer := serveSettings(t, a.env, peerCommands, a.plans, a.clock)
 	investorOnPeer := investor.on(peer)
 
@@ -357,7 +357,7 @@ func TestANewDepositAddressIsTheOneTheNextDepositIsToldInEveryProcess(t *testing
 	a := newSettingsApp(t)
 	admin, _ := a.member(t, "ada@example.com", "admin")
 	investor, _ := a.member(t, "ivy@example.com", "subscriber")
-	peerCommands := command.NewRunner(a.env.Store, a.env.Codec, command.WithTransactions(a.env.Pool))
+	peerCommands := command.NewRunner(a.env.Store, a.env.Codec)
 	_, peer := serveSettings(t, a.env, peerCommands, a.plans, a.clock)
 	investorOnPeer := investor.on(peer)
 

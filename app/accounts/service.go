@@ -161,7 +161,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		return nil, fmt.Errorf("accounts: %w", err)
 	}
 	if d.Commands == nil {
-		d.Commands = command.NewRunner(d.Store, d.Codec, command.WithTransactions(d.Pool), command.WithLogger(d.Logger))
+		d.Commands = command.NewRunner(d.Store, d.Codec, command.WithLogger(d.Logger))
 	}
 	s := &Service{
 		cfg: cfg, pool: d.Pool, commands: d.Commands, codec: d.Codec, pii: d.PII, sender: d.Sender,

@@ -47,8 +47,8 @@ type Actor struct {
 }
 
 // Executor carries out an approved proposal as approver. It must run its decision with
-// command.Submit (or command.Update, command.InTx) under ctx, so that the approval is appended
-// with the decision, in its transaction, and return the position of the last event.
+// command.Submit under ctx, so that the approval is appended with the decision, in its round
+// trip, and return the position of the last event.
 type Executor func(ctx context.Context, approver Actor, p proposal.Proposal) (int64, error)
 
 // Request is a decision that needs a second person.

@@ -7,8 +7,10 @@
 //
 // A command that must also write rows outside the log (a uniqueness claim, an outbox message)
 // runs with Submit: its events and those rows go to PostgreSQL in one round trip and commit
-// together. Update and InTx hold a transaction across round trips, for the commands that must
-// read a result inside it (writepath_test.go lists them).
+// together; rows that record no event go alone with Write. None of them holds a transaction
+// across round trips, so a command cannot hold one connection while it asks for another:
+// whatever a command reads, it reads before it decides, and a statement that writes checks that
+// it still holds (docs/architecture.md, "The write path").
 package command
 
 import (
@@ -17,8 +19,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/aggregate"
 	"clearvest/domain/domainerr"
@@ -59,24 +59,9 @@ const (
 	defaultCacheIdle   = 10 * time.Minute
 )
 
-// TxStore is a store that can append inside a PostgreSQL transaction it did not begin;
-// *postgres.Store is one.
-type TxStore interface {
-	AppendTx(ctx context.Context, tx pgx.Tx, appends ...eventstore.StreamAppend) ([]eventstore.Envelope, error)
-	// Announce tells subscribers that events appended with AppendTx were committed.
-	Announce()
-}
-
-// Beginner starts transactions; *pgxpool.Pool is one.
-type Beginner interface {
-	Begin(ctx context.Context) (pgx.Tx, error)
-}
-
 // Runner executes commands against one store. It is safe for concurrent use.
 type Runner struct {
 	store       eventstore.Store
-	txStore     TxStore
-	db          Beginner
 	codec       *eventstore.Registry
 	maxAttempts int
 	pageSize    int
@@ -128,10 +113,6 @@ func WithBatches(streams, appenders int) Option {
 	return func(r *Runner) { r.batches.max, r.batches.appenders = streams, max(appenders, 1) }
 }
 
-// WithTransactions lets commands write rows outside the log in the transaction of their events
-// (Update, InTx). db must reach the database of the store, which must be a TxStore.
-func WithTransactions(db Beginner) Option { return func(r *Runner) { r.db = db } }
-
 // NewRunner returns a runner that reads and appends through store and encodes with codec.
 func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Option) *Runner {
 	if store == nil || codec == nil {
@@ -150,13 +131,6 @@ func NewRunner(store eventstore.Store, codec *eventstore.Registry, opts ...Optio
 	}
 	for _, o := range opts {
 		o(r)
-	}
-	if r.db != nil {
-		ts, ok := store.(TxStore)
-		if !ok {
-			panic("command: WithTransactions needs a store that appends inside transactions (TxStore)")
-		}
-		r.txStore = ts
 	}
 	return r
 }

@@ -128,7 +128,7 @@ func TestALongStreamLoadsFromItsSnapshot(t *testing.T) {
 
 	store := &eventCountingStore{Store: postgres.New(pool, postgres.WithLogger(quiet))}
 	t.Cleanup(store.Store.Close)
-	cold := newRunner(store, command.WithTransactions(pool), snapCounters(10))
+	cold := newRunner(store, snapCounters(10))
 	got, err := command.Load(ctx, cold, stream, NewSnapCounter)
 	if err != nil {
 		t.Fatal(err)
@@ -173,40 +173,6 @@ func TestALongStreamLoadsFromItsSnapshot(t *testing.T) {
 	}
 }
 
-// Commands run in a transaction of their own (Update) snapshot a growing stream as Submit's do,
-// and the snapshot restores the state a full replay gives.
-func TestUpdateSnapshotsALongStream(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	pool := pgPool(t)
-	writer, _ := pgRunner(t, pool, snapCounters(10))
-	stream := counterStream("updated")
-	for i := 1; i <= 25; i++ {
-		if _, err := command.Update(ctx, writer, stream, NewSnapCounter, eventstore.Metadata{},
-			func(ctx context.Context, c *SnapCounter, tx *command.Tx) error {
-				if err := c.Increment(1 + i%3); err != nil {
-					return err
-				}
-				return tx.Append(ctx, command.Change{Stream: stream, Aggregate: c})
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if v := savedSnapshot(t, writer, pool, stream); v != 20 {
-		t.Fatalf("the latest snapshot is at version %d, want 20: one per 10 events", v)
-	}
-	full, _ := pgRunner(t, pool)
-	want, err := command.Load(ctx, full, stream, NewSnapCounter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cold, _ := pgRunner(t, pool, snapCounters(10))
-	got, err := command.Load(ctx, cold, stream, NewSnapCounter)
-	if err != nil || got.count != want.count || got.trail != want.trail || got.Version() != 25 {
-		t.Fatalf("from the snapshot: %d %q at %d (%v); replayed: %d %q", got.count, got.trail, got.Version(), err, want.count, want.trail)
-	}
-}
-
 // heldSnapshots holds every snapshot's save until released.
 type heldSnapshots struct {
 	*postgres.Store
@@ -226,7 +192,7 @@ func TestASnapshotIsSavedOffTheCommandsPath(t *testing.T) {
 	pool := pgPool(t)
 	store := &heldSnapshots{Store: postgres.New(pool, postgres.WithLogger(quiet)), release: make(chan struct{})}
 	t.Cleanup(store.Store.Close)
-	r := newRunner(store, command.WithTransactions(pool), snapCounters(5))
+	r := newRunner(store, snapCounters(5))
 	stream := counterStream("held")
 	done := make(chan error, 1)
 	go func() {

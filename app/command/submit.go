@@ -157,8 +157,8 @@ func claimFrom(ctx context.Context) *Claim {
 // the aggregate and queues the rest on w (rows, streams consulted). The events, the checks of
 // the consulted streams, the rows and the request's claim (WithClaim) then go to PostgreSQL in
 // one round trip, sharing a transaction with the commands submitted at the same time
-// (postgres.Store.AppendWith, batcher). Where Update costs a read of the stream's tail, a BEGIN,
-// a round trip per statement and a COMMIT, Submit costs one round trip, shared.
+// (postgres.Store.AppendWith, batcher): one round trip, shared, where a transaction held by the
+// command would cost a BEGIN, a round trip per statement and a COMMIT.
 //
 // The aggregate, and the consulted streams, come from the cache without a read. The append's
 // expected version and the checks catch a cache that fell behind another process: Submit then

@@ -65,7 +65,7 @@ type Config struct {
 // Deps are the collaborators of the service.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner
 	Files    Files
 	Keys     Keys
 	Sender   Kicker

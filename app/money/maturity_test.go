@@ -226,7 +226,7 @@ func TestMaturityRunsFinishOnAPoolOfTwo(t *testing.T) {
 	for i := range jobs {
 		store := postgres.New(pool)
 		t.Cleanup(store.Close)
-		commands := command.NewRunner(store, env.Codec, command.WithTransactions(pool))
+		commands := command.NewRunner(store, env.Codec)
 		jobs[i] = moneyService(t, env, pool, commands, clk).MaturityJob(time.Hour)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -288,7 +288,7 @@ func twoProcesses(t *testing.T, env *accountstest.Env, clk clock.Clock) [2]*mone
 		t.Cleanup(pool.Close)
 		store := postgres.New(pool)
 		t.Cleanup(store.Close)
-		out[i] = moneyService(t, env, pool, command.NewRunner(store, env.Codec, command.WithTransactions(pool)), clk)
+		out[i] = moneyService(t, env, pool, command.NewRunner(store, env.Codec), clk)
 	}
 	return out
 }

@@ -85,7 +85,7 @@ const DefaultMaxOpenDeposits = 5
 // Deps are the collaborators of the service.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger

@@ -42,7 +42,7 @@ type Config struct {
 // Deps are the collaborators of the service.
 type Deps struct {
 	Pool     *pgxpool.Pool
-	Commands *command.Runner // must run transactions (command.WithTransactions)
+	Commands *command.Runner
 	Sender   Kicker
 	Clock    clock.Clock
 	Logger   *slog.Logger

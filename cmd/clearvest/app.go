@@ -202,7 +202,7 @@ func settingsDefaults(cfg config.Config) settings.Values {
 // newCommands is the process's one command runner: every service appends through it, so one
 // cache holds each stream. Long money streams load from a snapshot.
 func newCommands(pool *pgxpool.Pool, store *postgres.Store, codec *eventstore.Registry, logger *slog.Logger) *command.Runner {
-	return command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger),
+	return command.NewRunner(store, codec, command.WithLogger(logger),
 		money.Snapshots(money.SnapshotEvery))
 }
 

@@ -72,9 +72,8 @@ func deposit(a *benchAccount) error {
 var benchMeta = eventstore.Metadata{ActorID: "user-bench", ActorRole: "customer"}
 
 // newClearvest is the command path as serve wires it (cmd/clearvest/app.go, newCommands): the
-// PostgreSQL store, the runner with its defaults (cache, batched appends) and transactions.
-// tx selects command.Update, the transactional path the identity flows take, over Execute.
-func newClearvest(ctx context.Context, url string, streamLength int, tx bool) (*impl, error) {
+// PostgreSQL store and the runner with its defaults (cache, batched appends).
+func newClearvest(ctx context.Context, url string, streamLength int) (*impl, error) {
 	pool, err := openPool(ctx, url)
 	if err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func newClearvest(ctx context.Context, url string, streamLength int, tx bool) (*
 	store := postgres.New(pool, postgres.WithLogger(quiet))
 	codec := eventstore.NewRegistry()
 	eventstore.Register[benchDeposited](codec, 1)
-	runner := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(quiet))
+	runner := command.NewRunner(store, codec, command.WithLogger(quiet))
 	newAgg := func() *benchAccount { return &benchAccount{} }
 	im := &impl{name: "clearvest", pool: pool, close: func() { store.Close(); pool.Close() },
 		about: "command.Execute: load (cached) → decide → append with the expected version, batched with concurrent commands"}
@@ -94,21 +93,6 @@ func newClearvest(ctx context.Context, url string, streamLength int, tx bool) (*
 		id, _ := streamOf(w, n, streamLength)
 		_, err := command.Execute(ctx, runner, eventstore.NewStreamID("account", id), newAgg, benchMeta, deposit)
 		return err
-	}
-	if tx {
-		im.name = "clearvest-tx"
-		im.about = "command.Update: load (cached, tail read) → decide → AppendTx in the command's own transaction (the identity flows' path)"
-		im.run = func(ctx context.Context, w, n int) error {
-			id, _ := streamOf(w, n, streamLength)
-			stream := eventstore.NewStreamID("account", id)
-			_, err := command.Update(ctx, runner, stream, newAgg, benchMeta, func(ctx context.Context, a *benchAccount, tx *command.Tx) error {
-				if err := deposit(a); err != nil {
-					return err
-				}
-				return tx.Append(ctx, command.Change{Stream: stream, Aggregate: a})
-			})
-			return err
-		}
 	}
 	return im, nil
 }

@@ -60,7 +60,7 @@ func run() error {
 	dur := flag.Duration("duration", 10*time.Second, "length of each run")
 	warmup := flag.Duration("warmup", 2*time.Second, "closed-loop warm-up of each impl before the first run")
 	streamLength := flag.Int("stream-length", 20, "commands per stream before a writer moves to a new one")
-	implList := flag.String("impls", "clearvest,clearvest-tx,raw-sql,peer", "impls to run, in order (http and bare-http need the -http flags)")
+	implList := flag.String("impls", "clearvest,raw-sql,peer", "impls to run, in order (http and bare-http need the -http flags)")
 	httpURL := flag.String("http", "", "base URL of a running clearvest serve, for the http impl")
 	httpPID := flag.Int("http-pid", 0, "its process id (its CPU time counts as go-cpu)")
 	httpDB := flag.String("http-db", "", "its database URL (its backends' CPU time, the projections' checkpoints)")
@@ -115,9 +115,7 @@ func run() error {
 		defer drop()
 		switch name {
 		case "clearvest":
-			im, err = newClearvest(ctx, dbURL, *streamLength, false)
-		case "clearvest-tx":
-			im, err = newClearvest(ctx, dbURL, *streamLength, true)
+			im, err = newClearvest(ctx, dbURL, *streamLength)
 		case "raw-sql":
 			im, err = newRawSQL(ctx, dbURL, *streamLength)
 		case "peer":

@@ -223,7 +223,7 @@ func build(t testing.TB, dbURL string, secret []byte, o options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger), money.Snapshots(o.snapshotEvery))
+	commands := command.NewRunner(store, codec, command.WithLogger(logger), money.Snapshots(o.snapshotEvery))
 	t.Cleanup(commands.SnapshotsSaved) // before the pool closes under them
 	svc, err := accounts.New(accounts.Config{
 		PublicURL: PublicURL, SecretKey: secret, GoogleClientID: o.googleClient, GoogleIssuer: o.googleIs,

@@ -51,7 +51,7 @@ func New(t *testing.T, c clock.Clock) *Env {
 	if err := runner.Prepare(ctx); err != nil {
 		t.Fatal(err)
 	}
-	commands := command.NewRunner(store, codec, command.WithTransactions(pool), command.WithLogger(logger))
+	commands := command.NewRunner(store, codec, command.WithLogger(logger))
 	svc, err := plans.New(plans.Deps{Pool: pool, Commands: commands, Clock: c})
 	if err != nil {
 		t.Fatal(err)
