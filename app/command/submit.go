@@ -332,21 +332,8 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 	}
 	if err != nil {
 		settle(r, stream, agg)
-	}
-	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
-		r.cache.forget(stream)
-		var ce *eventstore.ConcurrencyError
-		if errors.As(err, &ce) {
-			r.cache.forget(ce.Stream)
-		}
-		return Result{}, err, nil
-	}
-	var se *postgres.StatementError
-	if errors.As(err, &se) {
-		return Result{}, nil, w.statementError(se, claim)
-	}
-	if err != nil {
-		return Result{}, nil, fmt.Errorf("command on %s: append: %w", stream, err)
+		retry, err := w.failed(stream, err, claim)
+		return Result{}, retry, err
 	}
 	if claim != nil {
 		claim.set(&claim.committed)
@@ -371,23 +358,30 @@ func runOnce[A Aggregate](ctx context.Context, r *Runner, stream eventstore.Stre
 func writeAlone(ctx context.Context, r *Runner, stream eventstore.StreamID, version int64, w *Writes) (Result, error, error) {
 	with := w.with
 	with.Checks = append(slices.Clip(with.Checks), postgres.Check{Stream: stream, Version: version})
-	err := r.batches.pipe.WriteWith(ctx, with)
+	if err := r.batches.pipe.WriteWith(ctx, with); err != nil {
+		retry, err := w.failed(stream, err, nil)
+		return Result{}, retry, err
+	}
+	return Result{Version: version}, nil, nil
+}
+
+// failed sorts out a command's failed round trip: a conflict or a deadlock is retried (retry),
+// with what the cache held of the streams involved forgotten; a failed statement is the error
+// named for it (statementError); anything else fails the command.
+func (w *Writes) failed(stream eventstore.StreamID, err error, claim *Claim) (retry, _ error) {
 	if errors.Is(err, eventstore.ErrConcurrency) || retryable(err) {
-		r.cache.forget(stream)
+		w.r.cache.forget(stream)
 		var ce *eventstore.ConcurrencyError
 		if errors.As(err, &ce) {
-			r.cache.forget(ce.Stream)
+			w.r.cache.forget(ce.Stream)
 		}
-		return Result{}, err, nil
+		return err, nil
 	}
 	var se *postgres.StatementError
 	if errors.As(err, &se) {
-		return Result{}, nil, w.statementError(se, nil)
+		return nil, w.statementError(se, claim)
 	}
-	if err != nil {
-		return Result{}, nil, fmt.Errorf("command on %s: write: %w", stream, err)
-	}
-	return Result{Version: version}, nil, nil
+	return nil, fmt.Errorf("command on %s: %w", stream, err)
 }
 
 // Write sends writes that record no event (a one-time code and the e-mail that carries it, say)

@@ -98,16 +98,7 @@ func (s *Store) appendWith(ctx context.Context, w With, appends []eventstore.Str
 	} else {
 		b.Queue(appendManySQL, manyArgs(appends, total)...)
 	}
-	if len(w.Checks) > 0 {
-		streams, versions := make([]string, len(w.Checks)), make([]int64, len(w.Checks))
-		for i, c := range w.Checks {
-			streams[i], versions[i] = string(c.Stream), c.Version
-		}
-		b.Queue(`SELECT eventstore_expect($1, $2)`, streams, versions)
-	}
-	for _, st := range w.Statements {
-		b.Queue(st.SQL, st.Args...)
-	}
+	queueWrites(b, w)
 
 	br := conn.SendBatch(ctx, b)
 	envs, err := readAppendWith(br, appends, total, one, w.Checks, len(w.Statements))
@@ -129,6 +120,17 @@ func (s *Store) WriteWith(ctx context.Context, w With) error {
 		return nil
 	}
 	b := &pgx.Batch{}
+	queueWrites(b, w)
+	br := s.pool.SendBatch(ctx, b)
+	err := readWrites(br, w.Checks, len(w.Statements))
+	if closeErr := br.Close(); err == nil && closeErr != nil {
+		err = fmt.Errorf("eventstore: write: %w", closeErr)
+	}
+	return err
+}
+
+// queueWrites queues w's checks, as one call of eventstore_expect, then its statements.
+func queueWrites(b *pgx.Batch, w With) {
 	if len(w.Checks) > 0 {
 		streams, versions := make([]string, len(w.Checks)), make([]int64, len(w.Checks))
 		for i, c := range w.Checks {
@@ -139,14 +141,9 @@ func (s *Store) WriteWith(ctx context.Context, w With) error {
 	for _, st := range w.Statements {
 		b.Queue(st.SQL, st.Args...)
 	}
-	br := s.pool.SendBatch(ctx, b)
-	err := readWrites(br, w.Checks, len(w.Statements))
-	if closeErr := br.Close(); err == nil && closeErr != nil {
-		err = fmt.Errorf("eventstore: write: %w", closeErr)
-	}
-	return err
 }
 
+// readWrites reads the results of queueWrites' checks and statements, up to the first failure.
 func readWrites(br pgx.BatchResults, checks []Check, statements int) error {
 	if len(checks) > 0 {
 		if _, err := br.Exec(); err != nil {
