@@ -22,6 +22,7 @@ import (
 	"clearvest/domain/identity"
 	"clearvest/eventstore"
 	"clearvest/platform/auth/google"
+	"clearvest/platform/auth/otp"
 	"clearvest/platform/auth/totp"
 )
 
@@ -420,4 +421,41 @@ func pngOf(t *testing.T, w, h int) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestAResetLinkMadeMeanwhileIsTheOneSent: another request makes a reset link after a "forgot
+// password" made its own and before the round trip that stores it. The round trip fails on the
+// cooldown, the flow runs again, finds the link just made and sends nothing more: the owner has
+// one valid link, the one made in between.
+func TestAResetLinkMadeMeanwhileIsTheOneSent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := accountstest.New(t, accountstest.WithWaitUntil(func(context.Context, time.Time) error { return nil }))
+	in := register(t, env, "ada@example.com")
+	uid := uuid.MustParse(in.User.ID)
+	var other string
+	env.Accounts.AfterCodeMade(func(user uuid.UUID, purpose otp.Purpose) {
+		if purpose != otp.ResetPassword || other != "" {
+			return
+		}
+		var err error
+		if other, err = env.Accounts.IssueCode(ctx, user, purpose); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := env.Accounts.ForgotPassword(ctx, "ada@example.com", browser); err != nil {
+		t.Fatalf("forgot password: %v, want it answered as usual", err)
+	}
+	if other == "" {
+		t.Fatal("no link was made in between")
+	}
+	if n := count(t, env, `SELECT count(*) FROM one_time_codes WHERE user_id = $1 AND purpose = 'reset_password'`, uid); n != 1 {
+		t.Errorf("%d reset links stored, want the one made in between", n)
+	}
+	if n := count(t, env, `SELECT count(*) FROM mail_outbox WHERE dedupe_key LIKE 'reset/%'`); n != 0 {
+		t.Errorf("%d reset e-mails queued by the flow, want none: its link lost", n)
+	}
+	if _, err := env.Accounts.ResetPassword(ctx, other, "a brand new passphrase 77", "", browser); err != nil {
+		t.Fatalf("the link made in between: %v", err)
+	}
 }

@@ -138,6 +138,9 @@ type Service struct {
 	authParts
 	// views remembers the pages recorded per view-as-user session.
 	views viewedPaths
+	// codeMade, set only by tests, runs when a flow has made a code and not stored it yet, to
+	// stand for another request making one in between.
+	codeMade func(userID uuid.UUID, purpose otp.Purpose)
 }
 
 // New wires the service. It fails on configuration that cannot work (a short secret key, an
@@ -433,6 +436,9 @@ func (u *unit) issue(ctx context.Context, userID uuid.UUID, purpose otp.Purpose,
 	c, err := u.s.codes.IssueFor(ctx, userID, purpose, 0)
 	if err != nil {
 		return "", err
+	}
+	if u.s.codeMade != nil {
+		u.s.codeMade(userID, purpose)
 	}
 	u.w.Add(c.Statement.SQL, c.Statement.Args...)
 	if raced != nil {
