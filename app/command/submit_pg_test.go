@@ -434,3 +434,34 @@ func TestSubmitWritesTheRowsOfADecisionThatRaisedNothing(t *testing.T) {
 		t.Fatalf("stream holds %d events, want 2", len(got))
 	}
 }
+
+// TestWriteSendsRowsThatRecordNoEvent: Write sends its rows in one round trip, all or none: a
+// unique violation named with OnUnique fails it with that error and leaves none of its rows,
+// and a decision that queues nothing writes nothing.
+func TestWriteSendsRowsThatRecordNoEvent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgPool(t)
+	r, _ := pgRunner(t, pool)
+	rows := func(ids ...string) func(*command.Writes) error {
+		return func(w *command.Writes) error {
+			for _, id := range ids {
+				w.Add(`INSERT INTO side (id, n) VALUES ($1, 1)`, id)
+			}
+			w.OnUnique("side_pkey", errSideTaken)
+			return nil
+		}
+	}
+	if err := command.Write(ctx, r, rows("a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := command.Write(ctx, r, rows("c", "a")); !errors.Is(err, errSideTaken) {
+		t.Fatalf("err = %v, want errSideTaken", err)
+	}
+	if err := command.Write(ctx, r, rows()); err != nil {
+		t.Fatal(err)
+	}
+	if got := sideRows(t, pool); len(got) != 2 || got["a"] != 1 || got["b"] != 1 {
+		t.Fatalf("side rows %v, want a and b only: the refused write leaves none of its rows", got)
+	}
+}
