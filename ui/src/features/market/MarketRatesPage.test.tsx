@@ -52,7 +52,7 @@ function renderAppWith(eurusdAnswer: () => Response) {
   return renderApp({ route: '/market-rates' });
 }
 
-function stubMarkets(answers: Partial<Record<MarketCandles['symbol'], Response | (() => Response)>>) {
+function stubMarkets(answers: Partial<Record<MarketCandles['symbol'], Response | (() => Response | Promise<Response>)>>) {
   return stubApi({
     'GET /api/market/candles': (request: Request) => {
       const symbol = new URL(request.url).searchParams.get('symbol') as MarketCandles['symbol'];
@@ -178,13 +178,22 @@ describe('market rates page', () => {
 
   it('shows a spinner while loading, and on a first load that fails an error with a retry that asks again', async () => {
     let fail = true;
+    // The first answer waits until the spinner has been seen, so a quick answer cannot hide it.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     stubMarkets({
-      EURUSD: () => (fail ? json({ message: 'The server is busy.' }, 500) : json(eurusd)),
+      EURUSD: async () => {
+        await answered;
+        return fail ? json({ message: 'The server is busy.' }, 500) : json(eurusd);
+      },
       BTCUSDT: json(btcusdt),
     });
     renderApp({ route: '/market-rates' });
     const fx = await screen.findByTestId('market-EURUSD');
     expect(within(fx).getByText('Loading EUR/USD…')).toBeTruthy();
+    answer();
     const alert = await within(fx).findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'EUR/USD could not be loaded' })).toBeTruthy();
     expect(alert.textContent).toContain('The server is busy.');
