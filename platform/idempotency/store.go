@@ -17,7 +17,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/platform/auth"
@@ -321,24 +320,9 @@ func (s *Store) Release(ctx context.Context, c *Claim) error {
 	return nil
 }
 
-// DB is what Forget writes through: a pool or the caller's transaction.
-type DB interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-// Forget deletes every stored response owned by a user, inside the transaction that closes
+// ForgetStatement deletes every stored response owned by a user, with the event that closes
 // their account. Requests still running keep their claim (which records the owner too), so that
 // their answer is stored and repeated as before.
-func Forget(ctx context.Context, db DB, owner uuid.UUID) error {
-	sql, args := ForgetStatement(owner)
-	if _, err := db.Exec(ctx, sql, args...); err != nil {
-		return fmt.Errorf("idempotency: forget a user's responses: %w", err)
-	}
-	return nil
-}
-
-// ForgetStatement is Forget as a statement and its arguments, for a command that sends its
-// writes with its events in one round trip.
 func ForgetStatement(owner uuid.UUID) (string, []any) {
 	return `DELETE FROM idempotency_keys WHERE owner = $1 AND response IS NOT NULL`, []any{owner}
 }

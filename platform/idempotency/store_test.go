@@ -79,7 +79,8 @@ func TestForgettingAUserKeepsTheirRunningRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := keys.Forget(ctx, pool, owner); err != nil {
+	forget, args := keys.ForgetStatement(owner)
+	if _, err := pool.Exec(ctx, forget, args...); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Complete(ctx, running, answer, owner); err != nil {

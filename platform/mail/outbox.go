@@ -28,25 +28,11 @@ const (
 	StatusFailed  = "failed"
 )
 
-// ForgetRecipient deletes every message to address from the outbox, inside the caller's
-// transaction: pending ones are not sent, and sent or failed ones no longer keep the address,
-// the bodies (which greet the recipient by name) or the error a mail server gave about them.
-// It is part of erasing a closed account. Addresses match ignoring case, whether stored bare
-// or as "Name <address>".
-func ForgetRecipient(ctx context.Context, tx pgx.Tx, address string) (int64, error) {
-	sql, args, err := ForgetRecipientStatement(address)
-	if err != nil {
-		return 0, err
-	}
-	tag, err := tx.Exec(ctx, sql, args...)
-	if err != nil {
-		return 0, fmt.Errorf("mail: forget recipient: %w", err)
-	}
-	return tag.RowsAffected(), nil
-}
-
-// ForgetRecipientStatement is ForgetRecipient as a statement and its arguments, for a command
-// that sends its writes with its events in one round trip.
+// ForgetRecipientStatement deletes every message to address from the outbox, with the event
+// that closes the account: pending ones are not sent, and sent or failed ones no longer keep
+// the address, the bodies (which greet the recipient by name) or the error a mail server gave
+// about them. It is part of erasing a closed account. Addresses match ignoring case, whether
+// stored bare or as "Name <address>".
 func ForgetRecipientStatement(address string) (string, []any, error) {
 	addr := strings.ToLower(strings.TrimSpace(address))
 	if addr == "" {

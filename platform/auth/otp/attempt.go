@@ -139,12 +139,6 @@ func (s *Codes) redeemAttempt(ctx context.Context, purpose Purpose, token, code 
 	return s.redeem(ctx, purpose, strings.ReplaceAll(strings.TrimSpace(code), " ", ""), userID, auth.HashToken(token), spend)
 }
 
-// lockPurpose serialises the writers of one user's codes of a purpose, so two quick clicks
-// cannot both pass a check (the cooldown, or an attempt's state).
-func lockPurpose(ctx context.Context, tx pgx.Tx, userID uuid.UUID, purpose Purpose) error {
-	return auth.Exec(ctx, tx, lockStatement(userID, purpose))
-}
-
 // lockStatement takes the lock of a user's codes of a purpose until the transaction ends; the
 // SQL functions of auth migrations 0011 and 0012 take the same one.
 func lockStatement(userID uuid.UUID, purpose Purpose) auth.Statement {

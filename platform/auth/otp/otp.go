@@ -235,19 +235,7 @@ func (s *Codes) issue(userID uuid.UUID, purpose Purpose, ttl time.Duration, now 
 		Args: []any{uuid.Must(uuid.NewV7()), userID, purpose, s.hash(s.keys[0], purpose, plaintext), now.Add(ttl), now, since, pol.replaces, refuse}}}, nil
 }
 
-// Forget deletes every code of a user, spent ones included, through db (the transaction that
-// closes the account).
-func (s *Codes) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
-	if db == nil {
-		db = s.db
-	}
-	if err := auth.Exec(ctx, db, ForgetStatement(userID)); err != nil {
-		return fmt.Errorf("otp: forget: %w", err)
-	}
-	return nil
-}
-
-// ForgetStatement is Forget as a statement.
+// ForgetStatement deletes every code of a user, spent ones included (account closure).
 func ForgetStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM one_time_codes WHERE user_id = $1`, Args: []any{userID}}
 }

@@ -75,21 +75,8 @@ func (s *Principals) Get(ctx context.Context, userID uuid.UUID) (Principal, erro
 	return p, nil
 }
 
-// Upsert records a user's role and status inside tx, the transaction that appends the events
+// UpsertStatement records a user's role and status, in the round trip that appends the events
 // that make them so (registration, role change, suspension, closure).
-func (s *Principals) Upsert(ctx context.Context, tx pgx.Tx, userID uuid.UUID, role identity.Role, status identity.Status) error {
-	st, err := s.UpsertStatement(userID, role, status)
-	if err != nil {
-		return err
-	}
-	if err := auth.Exec(ctx, tx, st); err != nil {
-		return fmt.Errorf("principal: upsert: %w", err)
-	}
-	return nil
-}
-
-// UpsertStatement is Upsert as a statement and its arguments, for a command that sends its
-// writes with its events in one round trip (command.Submit).
 func (s *Principals) UpsertStatement(userID uuid.UUID, role identity.Role, status identity.Status) (auth.Statement, error) {
 	if _, err := identity.ParseRole(string(role)); err != nil {
 		return auth.Statement{}, fmt.Errorf("principal: unknown role %q", role)
@@ -161,16 +148,9 @@ func (s *Emails) Release(ctx context.Context, tx pgx.Tx, email string, userID uu
 	return nil
 }
 
-// ReleaseAll gives up every address a user holds (account closure). It needs no address, so it
-// also works once the user's personal data, their address included, can no longer be read.
-func (s *Emails) ReleaseAll(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error {
-	if err := auth.Exec(ctx, tx, ReleaseAllStatement(userID)); err != nil {
-		return fmt.Errorf("principal: release e-mails: %w", err)
-	}
-	return nil
-}
-
-// ReleaseAllStatement is ReleaseAll as a statement.
+// ReleaseAllStatement gives up every address a user holds (account closure). It needs no
+// address, so it also works once the user's personal data, their address included, can no
+// longer be read.
 func ReleaseAllStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM user_emails WHERE user_id = $1`, Args: []any{userID}}
 }
@@ -242,15 +222,7 @@ func (s *Credentials) Get(ctx context.Context, userID uuid.UUID) (Credential, bo
 	return c, true, nil
 }
 
-// Delete removes a user's password (account closure).
-func (s *Credentials) Delete(ctx context.Context, db auth.DB, userID uuid.UUID) error {
-	if err := auth.Exec(ctx, db, DeleteCredentialStatement(userID)); err != nil {
-		return fmt.Errorf("principal: delete credential: %w", err)
-	}
-	return nil
-}
-
-// DeleteCredentialStatement is Credentials.Delete as a statement.
+// DeleteCredentialStatement removes a user's password (account closure).
 func DeleteCredentialStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM credentials WHERE user_id = $1`, Args: []any{userID}}
 }

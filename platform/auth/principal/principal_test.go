@@ -14,6 +14,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/internal/authtest"
 	"clearvest/platform/auth/principal"
 )
@@ -23,6 +24,15 @@ var start = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 func inTx(t *testing.T, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
 	t.Helper()
 	return pgx.BeginFunc(context.Background(), pool, fn)
+}
+
+// upsert records a principal through tx, as a flow's round trip does with UpsertStatement.
+func upsert(tx pgx.Tx, ps *principal.Principals, user uuid.UUID, role identity.Role, status identity.Status) error {
+	st, err := ps.UpsertStatement(user, role, status)
+	if err != nil {
+		return err
+	}
+	return auth.Exec(context.Background(), tx, st)
 }
 
 func TestPrincipals(t *testing.T) {
@@ -37,10 +47,10 @@ func TestPrincipals(t *testing.T) {
 		t.Fatalf("Get(unknown) = %v, want ErrUnknown", err)
 	}
 
-	// A rolled-back transaction leaves nothing behind: Upsert really writes in the caller's tx.
+	// A rolled-back transaction leaves nothing behind: the statement writes in the caller's tx.
 	rollback := errors.New("rollback")
 	err := inTx(t, pool, func(tx pgx.Tx) error {
-		if err := ps.Upsert(ctx, tx, user, identity.RoleSubscriber, identity.StatusActive); err != nil {
+		if err := upsert(tx, ps, user, identity.RoleSubscriber, identity.StatusActive); err != nil {
 			return err
 		}
 		return rollback
@@ -53,7 +63,7 @@ func TestPrincipals(t *testing.T) {
 	}
 
 	if err := inTx(t, pool, func(tx pgx.Tx) error {
-		return ps.Upsert(ctx, tx, user, identity.RoleSubscriber, identity.StatusActive)
+		return upsert(tx, ps, user, identity.RoleSubscriber, identity.StatusActive)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +77,7 @@ func TestPrincipals(t *testing.T) {
 
 	c.Advance(time.Hour)
 	if err := inTx(t, pool, func(tx pgx.Tx) error {
-		return ps.Upsert(ctx, tx, user, identity.RoleAdmin, identity.StatusSuspended)
+		return upsert(tx, ps, user, identity.RoleAdmin, identity.StatusSuspended)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +97,13 @@ func TestPrincipals(t *testing.T) {
 
 func TestUpsertRefusesUnknownValues(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	pool := authtest.NewDB(t)
 	ps := principal.NewPrincipals(pool, clock.System())
 	for _, tc := range []struct {
 		role   identity.Role
 		status identity.Status
 	}{{"superuser", identity.StatusActive}, {identity.RoleAdmin, "banned"}, {"", ""}} {
-		err := inTx(t, pool, func(tx pgx.Tx) error { return ps.Upsert(ctx, tx, uuid.New(), tc.role, tc.status) })
+		err := inTx(t, pool, func(tx pgx.Tx) error { return upsert(tx, ps, uuid.New(), tc.role, tc.status) })
 		if err == nil {
 			t.Errorf("Upsert(role %q, status %q) succeeded", tc.role, tc.status)
 		}
@@ -230,7 +239,7 @@ func TestCredentials(t *testing.T) {
 	if err := creds.Set(ctx, pool, user, "hunter2"); err == nil {
 		t.Error("Set stored a plaintext password")
 	}
-	if err := creds.Delete(ctx, pool, user); err != nil {
+	if err := auth.Exec(ctx, pool, principal.DeleteCredentialStatement(user)); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := creds.Get(ctx, user); ok {

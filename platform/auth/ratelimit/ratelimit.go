@@ -119,19 +119,14 @@ func (l *Limiter) Blocked(ctx context.Context, key string) (time.Duration, error
 
 // Reset forgets every counter and block of the keys.
 func (l *Limiter) Reset(ctx context.Context, keys ...string) error {
-	return Forget(ctx, l.db, keys...)
-}
-
-// Forget deletes every counter and block of the keys through db: the limiter's pool, or the
-// transaction that closes an account (see AccountKeys).
-func Forget(ctx context.Context, db auth.DB, keys ...string) error {
-	if err := auth.Exec(ctx, db, ForgetStatement(keys...)); err != nil {
+	if err := auth.Exec(ctx, l.db, ForgetStatement(keys...)); err != nil {
 		return fmt.Errorf("ratelimit: reset: %w", err)
 	}
 	return nil
 }
 
-// ForgetStatement is Forget as a statement.
+// ForgetStatement deletes every counter and block of the keys (account closure; see
+// AccountKeys).
 func ForgetStatement(keys ...string) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM rate_limits WHERE key = ANY($1)`, Args: []any{keys}}
 }

@@ -11,6 +11,7 @@ import (
 
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/internal/authtest"
 	"clearvest/platform/auth/ratelimit"
 )
@@ -375,7 +376,7 @@ func TestAccountKeysNameEveryRowOfAnAccount(t *testing.T) {
 		t.Fatalf("AccountKeys names %d rows, want the failures, back-off, attempts and code requests", n)
 	}
 	others := count(`SELECT count(*) FROM rate_limits WHERE NOT key = ANY($1)`, mine)
-	if err := ratelimit.Forget(ctx, pool, mine...); err != nil {
+	if err := auth.Exec(ctx, pool, ratelimit.ForgetStatement(mine...)); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(`SELECT count(*) FROM rate_limits WHERE key = ANY($1)`, mine); n != 0 {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"clearvest/domain/clock"
 	"clearvest/platform/auth"
@@ -32,18 +31,9 @@ type Devices struct {
 // NewDevices returns the trusted-device store on db.
 func NewDevices(db auth.DB, c clock.Clock) *Devices { return &Devices{db: db, clock: c} }
 
-// Trust remembers a browser for a user and returns the token for its cv_device cookie.
-func (d *Devices) Trust(ctx context.Context, userID uuid.UUID, label string) (string, error) {
-	token, sts := d.TrustStatements(userID, label)
-	err := pgx.BeginFunc(ctx, d.db, func(tx pgx.Tx) error { return auth.Exec(ctx, tx, sts...) })
-	if err != nil {
-		return "", fmt.Errorf("session: trust device: %w", err)
-	}
-	return token, nil
-}
-
-// TrustStatements is Trust as statements, for a flow that sends its writes with its events in
-// one round trip: the cookie's token, the browser's row and the pruning of the user's oldest.
+// TrustStatements remembers a browser for a user: the token for its cv_device cookie, and the
+// statements (the browser's row, the pruning of the user's oldest) the flow sends with its
+// events in one round trip.
 func (d *Devices) TrustStatements(userID uuid.UUID, label string) (string, []auth.Statement) {
 	now := d.clock.Now()
 	token := auth.NewToken()
@@ -72,15 +62,7 @@ func (d *Devices) IsTrusted(ctx context.Context, userID uuid.UUID, cookieToken s
 	return tag.RowsAffected() == 1, nil
 }
 
-// ForgetAll distrusts every browser of a user (password reset, "this wasn't me").
-func (d *Devices) ForgetAll(ctx context.Context, userID uuid.UUID) error {
-	if err := auth.Exec(ctx, d.db, ForgetAllStatement(userID)); err != nil {
-		return fmt.Errorf("session: forget devices: %w", err)
-	}
-	return nil
-}
-
-// ForgetAllStatement is ForgetAll as a statement.
+// ForgetAllStatement distrusts every browser of a user (password reset, "this wasn't me").
 func ForgetAllStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM trusted_devices WHERE user_id = $1`, Args: []any{userID}}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"clearvest/domain/clock"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/internal/authtest"
 	"clearvest/platform/auth/session"
 )
@@ -19,8 +20,12 @@ func TestTrustedDevices(t *testing.T) {
 	c := clock.NewManual(start)
 	devices := session.NewDevices(pool, c)
 	alice, bob := uuid.New(), uuid.New()
+	trust := func(user uuid.UUID, label string) (string, error) {
+		token, sts := devices.TrustStatements(user, label)
+		return token, auth.Exec(ctx, pool, sts...)
+	}
 
-	cookie, err := devices.Trust(ctx, alice, "Firefox on Linux")
+	cookie, err := trust(alice, "Firefox on Linux")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +51,9 @@ func TestTrustedDevices(t *testing.T) {
 	c.Advance(time.Hour)
 	check(alice, cookie, false)
 
-	again, _ := devices.Trust(ctx, alice, "Firefox on Linux")
-	other, _ := devices.Trust(ctx, alice, "Safari on iPhone")
-	if err := devices.ForgetAll(ctx, alice); err != nil {
+	again, _ := trust(alice, "Firefox on Linux")
+	other, _ := trust(alice, "Safari on iPhone")
+	if err := auth.Exec(ctx, pool, session.ForgetAllStatement(alice)); err != nil {
 		t.Fatal(err)
 	}
 	check(alice, again, false)
@@ -62,10 +67,14 @@ func TestTrustedDevicesAreBoundedPerUser(t *testing.T) {
 	c := clock.NewManual(start)
 	devices := session.NewDevices(pool, c)
 	user := uuid.New()
+	trust := func(user uuid.UUID, label string) (string, error) {
+		token, sts := devices.TrustStatements(user, label)
+		return token, auth.Exec(ctx, pool, sts...)
+	}
 	var tokens []string
 	for range 25 {
 		c.Advance(time.Minute)
-		tok, err := devices.Trust(ctx, user, "browser")
+		tok, err := trust(user, "browser")
 		if err != nil {
 			t.Fatal(err)
 		}

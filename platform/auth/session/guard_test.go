@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"clearvest/domain/identity"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/auth/session"
 )
@@ -124,7 +125,7 @@ func TestGuardHearsEveryChangeFromOtherProcesses(t *testing.T) {
 	}{
 		{name: "sign-out", role: identity.RoleSubscriber, want: session.ErrExpired,
 			change: func(t *testing.T, _ uuid.UUID, s session.Session) {
-				if err := f.sessions.Revoke(ctx, s.ID, "logout"); err != nil {
+				if err := auth.Exec(ctx, f.pool, f.sessions.RevokeStatement(s.ID, "logout")); err != nil {
 					t.Fatal(err)
 				}
 			}},
@@ -272,7 +273,7 @@ func TestGuardStopsTrustingALostListener(t *testing.T) {
 		proxy.refuse(true)
 		proxy.cut()
 		waitFor(t, "the guard to notice its listener is gone", func() bool { return !b.guard.Trusted() })
-		if err := f.sessions.Revoke(context.Background(), s.ID, "logout"); err != nil {
+		if err := auth.Exec(context.Background(), f.pool, f.sessions.RevokeStatement(s.ID, "logout")); err != nil {
 			t.Fatal(err)
 		}
 		_, _, err := b.check(t, user, s.ID)
@@ -287,7 +288,7 @@ func TestGuardStopsTrustingALostListener(t *testing.T) {
 		user, s := cached(t)
 		proxy.freeze(true)
 		t.Cleanup(func() { proxy.freeze(false) })
-		if err := f.sessions.Revoke(context.Background(), s.ID, "logout"); err != nil {
+		if err := auth.Exec(context.Background(), f.pool, f.sessions.RevokeStatement(s.ID, "logout")); err != nil {
 			t.Fatal(err)
 		}
 		// The notification cannot arrive, so Sync returns only once the guard gave its memory up.
@@ -302,7 +303,7 @@ func TestGuardStopsTrustingALostListener(t *testing.T) {
 		user, s := cached(t)
 		proxy.freeze(true)
 		t.Cleanup(func() { proxy.freeze(false) })
-		if err := f.sessions.Revoke(context.Background(), s.ID, "logout"); err != nil {
+		if err := auth.Exec(context.Background(), f.pool, f.sessions.RevokeStatement(s.ID, "logout")); err != nil {
 			t.Fatal(err)
 		}
 		// The notification is stuck in the frozen connection; the lease runs out instead.

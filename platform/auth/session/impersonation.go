@@ -1,8 +1,6 @@
 package session
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,20 +12,10 @@ import (
 // long after it started however active it is.
 const ImpersonationLifetime = 15 * time.Minute
 
-// CreateImpersonation starts the view-as-user session id, started at now: a session of userID
-// held by admin adminID, who returns to their own session adminSessionID when it ends. It ends
-// at now + ImpersonationLifetime; its refresh token is made and thrown away, so nothing can
-// extend it.
-func (s *Store) CreateImpersonation(ctx context.Context, id, userID, adminID, adminSessionID uuid.UUID, now time.Time, dev Device) (Session, error) {
-	sess, st := CreateImpersonationStatement(id, userID, adminID, adminSessionID, now, dev)
-	if err := auth.Exec(ctx, s.db, st); err != nil {
-		return Session{}, fmt.Errorf("session: create impersonation: %w", err)
-	}
-	return sess, nil
-}
-
-// CreateImpersonationStatement is CreateImpersonation as a statement, for a flow that sends its
-// writes with its events in one round trip.
+// CreateImpersonationStatement starts the view-as-user session id, started at now: a session of
+// userID held by admin adminID, who returns to their own session adminSessionID when it ends. It
+// ends at now + ImpersonationLifetime; its refresh token is made and thrown away, so nothing can
+// extend it. The statement goes with the view's event in one round trip.
 func CreateImpersonationStatement(id, userID, adminID, adminSessionID uuid.UUID, now time.Time, dev Device) (Session, auth.Statement) {
 	sess := Session{
 		ID: id, UserID: userID, FamilyID: id, CreatedAt: now, LastSeenAt: now,

@@ -138,18 +138,10 @@ func truncate(s string) string {
 	return strings.ToValidUTF8(s, "")
 }
 
-// Create starts a session for a user who has just proved who they are, and returns it with its
-// refresh token (to be set as the cv_refresh cookie; it is not stored anywhere in plaintext).
-func (s *Store) Create(ctx context.Context, userID uuid.UUID, dev Device) (Session, string, error) {
-	sess, refresh, sts := s.CreateStatements(userID, dev)
-	if err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error { return auth.Exec(ctx, tx, sts...) }); err != nil {
-		return Session{}, "", fmt.Errorf("session: create: %w", err)
-	}
-	return sess, refresh, nil
-}
-
-// CreateStatements is Create as statements, for a flow that sends its writes with its events
-// in one round trip: the session, its refresh token, and the statements that store it.
+// CreateStatements starts a session for a user who has just proved who they are: the session,
+// its refresh token (to be set as the cv_refresh cookie; it is not stored anywhere in
+// plaintext) and the statements that store it, which the flow sends with its events in one
+// round trip.
 func (s *Store) CreateStatements(userID uuid.UUID, dev Device) (Session, string, []auth.Statement) {
 	now := s.clock.Now()
 	id := uuid.Must(uuid.NewV7())
@@ -326,15 +318,7 @@ func (s *Store) reused(ctx context.Context, tx pgx.Tx, hash []byte, now time.Tim
 	return ErrReused, nil
 }
 
-// Revoke ends a session (signing out). Revoking an ended session changes nothing.
-func (s *Store) Revoke(ctx context.Context, sessionID uuid.UUID, reason string) error {
-	if err := auth.Exec(ctx, s.db, s.RevokeStatement(sessionID, reason)); err != nil {
-		return fmt.Errorf("session: revoke: %w", err)
-	}
-	return nil
-}
-
-// RevokeStatement is Revoke as a statement.
+// RevokeStatement ends a session (signing out). Revoking an ended session changes nothing.
 func (s *Store) RevokeStatement(sessionID uuid.UUID, reason string) auth.Statement {
 	return auth.Statement{SQL: `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL`,
 		Args: []any{sessionID, s.clock.Now(), reason}}
@@ -376,16 +360,8 @@ func (s *Store) RevokeAllStatement(userID, except uuid.UUID, reason string) auth
 		Args: []any{userID, s.clock.Now(), reason, except}}
 }
 
-// DeleteAll removes every session of a user, ended ones and their rotated-out tokens included
+// DeleteAllStatement removes every session of a user, ended ones and their rotated-out tokens included
 // (account closure: the rows hold the addresses and browsers the user signed in from).
-func (s *Store) DeleteAll(ctx context.Context, userID uuid.UUID) error {
-	if err := auth.Exec(ctx, s.db, DeleteAllStatement(userID)); err != nil {
-		return fmt.Errorf("session: delete all: %w", err)
-	}
-	return nil
-}
-
-// DeleteAllStatement is DeleteAll as a statement.
 func DeleteAllStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM sessions WHERE user_id = $1`, Args: []any{userID}}
 }

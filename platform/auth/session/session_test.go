@@ -14,6 +14,7 @@ import (
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
 	"clearvest/domain/identity"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/internal/authtest"
 	"clearvest/platform/auth/principal"
 	"clearvest/platform/auth/session"
@@ -52,7 +53,11 @@ func (f *fixture) user(t *testing.T, role identity.Role, status identity.Status)
 func (f *fixture) setPrincipal(t *testing.T, id uuid.UUID, role identity.Role, status identity.Status) {
 	t.Helper()
 	if err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
-		return f.ps.Upsert(context.Background(), tx, id, role, status)
+		st, err := f.ps.UpsertStatement(id, role, status)
+		if err != nil {
+			return err
+		}
+		return auth.Exec(context.Background(), tx, st)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +65,8 @@ func (f *fixture) setPrincipal(t *testing.T, id uuid.UUID, role identity.Role, s
 
 func (f *fixture) create(t *testing.T, user uuid.UUID) (session.Session, string) {
 	t.Helper()
-	s, refresh, err := f.sessions.Create(context.Background(), user, browser)
-	if err != nil {
+	s, refresh, sts := f.sessions.CreateStatements(user, browser)
+	if err := auth.Exec(context.Background(), f.pool, sts...); err != nil {
 		t.Fatal(err)
 	}
 	return s, refresh
@@ -403,7 +408,7 @@ func TestRevokeAndList(t *testing.T) {
 	if list, _ := f.sessions.List(ctx, alice); len(list) != 1 || list[0].ID != a1.ID {
 		t.Errorf("after revocations List = %v, want only a1", ids(list))
 	}
-	if err := f.sessions.Revoke(ctx, a1.ID, "logout"); err != nil {
+	if err := auth.Exec(ctx, f.pool, f.sessions.RevokeStatement(a1.ID, "logout")); err != nil {
 		t.Fatal(err)
 	}
 	_, err = f.sessions.Validate(ctx, a1.ID, identity.RoleSubscriber, f.clock.Now())

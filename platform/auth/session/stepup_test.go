@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"clearvest/domain/identity"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/session"
 )
 
@@ -57,7 +58,7 @@ func TestStepUpLastsFiveMinutesOnItsOwnSession(t *testing.T) {
 	if _, err := f.sessions.MarkSteppedUp(ctx, ada, here.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.sessions.Revoke(ctx, here.ID, "logout"); err != nil {
+	if err := auth.Exec(ctx, f.pool, f.sessions.RevokeStatement(here.ID, "logout")); err != nil {
 		t.Fatal(err)
 	}
 	if steppedUp(ada, here.ID) {

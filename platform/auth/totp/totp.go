@@ -285,22 +285,8 @@ func (s *Store) RegenerateRecoveryCodes(ctx context.Context, userID uuid.UUID) (
 	return codes, nil
 }
 
-// Disable turns two-factor sign-in off and forgets the secret and recovery codes. The caller
-// must have re-authenticated the user first.
-func (s *Store) Disable(ctx context.Context, userID uuid.UUID) error {
-	return s.Forget(ctx, s.db, userID)
-}
-
-// Forget deletes a user's enrolment, enabled or not, through db (the transaction that closes
-// the account, or the store's own).
-func (s *Store) Forget(ctx context.Context, db auth.DB, userID uuid.UUID) error {
-	if err := auth.Exec(ctx, db, ForgetStatement(userID)); err != nil {
-		return fmt.Errorf("totp: disable: %w", err)
-	}
-	return nil
-}
-
-// ForgetStatement is Forget as a statement.
+// ForgetStatement deletes a user's enrolment, enabled or not: two-factor sign-in turned off
+// (the caller re-authenticated the user first), or the account closed.
 func ForgetStatement(userID uuid.UUID) auth.Statement {
 	return auth.Statement{SQL: `DELETE FROM totp WHERE user_id = $1`, Args: []any{userID}}
 }

@@ -18,6 +18,7 @@ import (
 
 	"clearvest/domain/clock"
 	"clearvest/domain/domainerr"
+	"clearvest/platform/auth"
 	"clearvest/platform/auth/internal/authtest"
 	"clearvest/platform/auth/totp"
 )
@@ -264,7 +265,7 @@ func TestDisable(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	user, e, codes := f.enrol(t)
-	if err := f.store.Disable(ctx, user); err != nil {
+	if err := auth.Exec(ctx, f.pool, totp.ForgetStatement(user)); err != nil {
 		t.Fatal(err)
 	}
 	if on, _ := f.store.Enabled(ctx, user); on {
